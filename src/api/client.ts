@@ -1,0 +1,330 @@
+/**
+ * The one HTTP core every command uses: auth, User-Agent, JSON bodies, per-attempt time-outs,
+ * retries with backoff, idempotency keys kept across retries, client-side pacing, and
+ * problem+json turned into typed errors. Commands never touch undici directly.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Dispatcher } from 'undici';
+import { ApiError, InterruptedError, UnavailableError, type Problem } from '../core/errors.js';
+import { redact } from '../core/secrets.js';
+import { USER_AGENT } from '../version.js';
+import { Pacer, type Sleep } from './pacer.js';
+import { isRetryable, retryDelayMs, type Outcome } from './retry.js';
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  /** per-attempt time-out for the whole response */
+  timeoutMs?: number;
+  maxRetries?: number;
+  ratePerMinute?: number;
+  dispatcher?: Dispatcher;
+  /** request/response lines for --debug (already redacted when they arrive here) */
+  debug?: (line: string) => void;
+  /** one-line notices for people: retries, replays */
+  notice?: (line: string) => void;
+  /** secrets to scrub from debug output besides the API key */
+  secrets?: string[];
+  sleep?: Sleep;
+  random?: () => number;
+}
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  /** Sends `Idempotency-Key`; the same value is used for every retry of this call. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: T;
+  replayed: boolean;
+  /** the Idempotency-Key that was sent, if any */
+  idempotencyKey?: string;
+}
+
+const defaultSleep: Sleep = async (ms, signal) => {
+  await delay(ms, undefined, signal ? { signal } : undefined);
+};
+
+export class ApiClient {
+  readonly baseUrl: string;
+  private readonly apiKey: string;
+  private readonly timeoutMs: number;
+  readonly maxRetries: number;
+  private readonly sleep: Sleep;
+  private readonly random: () => number;
+  readonly pacer: Pacer;
+  private dispatcherPromise?: Promise<Dispatcher>;
+
+  constructor(private readonly options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.apiKey = options.apiKey;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxRetries = options.maxRetries ?? 4;
+    this.sleep = options.sleep ?? defaultSleep;
+    this.random = options.random ?? Math.random;
+    this.pacer = new Pacer(options.ratePerMinute ?? 3_000, this.sleep);
+  }
+
+  /** A fresh idempotency key for a creating POST. */
+  static newIdempotencyKey(): string {
+    return randomUUID();
+  }
+
+  url(path: string, query?: Query): string {
+    const url = new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined && value !== null && value !== '') url.searchParams.set(name, String(value));
+    }
+    return url.toString();
+  }
+
+  async get<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    return (await this.request<T>('GET', path, options)).body;
+  }
+
+  async post<T>(path: string, body: unknown, options: Omit<RequestOptions, 'body'> = {}): Promise<ApiResponse<T>> {
+    return this.request<T>('POST', path, { ...options, body });
+  }
+
+  /**
+   * One logical call: attempts until success, a final refusal, or the retry budget is spent.
+   * Throws ApiError (the service refused), UnavailableError (still failing) or InterruptedError.
+   */
+  async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const url = this.url(path, options.query);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.apiKey}`,
+      'user-agent': USER_AGENT,
+      accept: 'application/json',
+    };
+    let payload: string | undefined;
+    if (options.body !== undefined) {
+      payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+
+    for (let retry = 0; ; retry++) {
+      await this.pacer.acquire(options.signal).catch(rethrowAbort(options.signal));
+      const attempt = await this.attempt(method, url, headers, payload, options.signal);
+      if (attempt.kind === 'success') {
+        const replayed = headerValue(attempt.headers['idempotent-replayed']) === 'true';
+        if (replayed) {
+          this.options.notice?.(
+            `replayed: the service returned the stored response for Idempotency-Key ${options.idempotencyKey}; nothing ran twice`,
+          );
+        }
+        return {
+          status: attempt.status,
+          headers: attempt.headers,
+          body: attempt.body as T,
+          replayed,
+          idempotencyKey: options.idempotencyKey,
+        };
+      }
+      const { outcome } = attempt;
+      if (!isRetryable(outcome)) throw attempt.error;
+      if (retry >= this.maxRetries) throw this.exhausted(attempt.error, retry + 1, options.idempotencyKey);
+      const waitMs = retryDelayMs(outcome, retry, this.random);
+      if (outcome.kind === 'response' && outcome.status === 429) this.pacer.pauseUntil(Date.now() + waitMs);
+      this.options.notice?.(
+        `retrying ${method} ${path} in ${(waitMs / 1000).toFixed(1)}s (${describeOutcome(outcome)}; retry ${retry + 1} of ${this.maxRetries})`,
+      );
+      await this.sleep(waitMs, options.signal).catch(rethrowAbort(options.signal));
+    }
+  }
+
+  /** Closes the keep-alive pool so the process can end promptly. */
+  async close(): Promise<void> {
+    if (!this.dispatcherPromise || this.options.dispatcher) return;
+    const dispatcher = await this.dispatcherPromise;
+    await dispatcher.close();
+  }
+
+  private dispatcher(): Promise<Dispatcher> {
+    this.dispatcherPromise ??= this.options.dispatcher
+      ? Promise.resolve(this.options.dispatcher)
+      : import('undici').then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000, connections: 64 }));
+    return this.dispatcherPromise;
+  }
+
+  private async attempt(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    payload: string | undefined,
+    userSignal: AbortSignal | undefined,
+  ): Promise<
+    | { kind: 'success'; status: number; headers: ApiResponse['headers']; body: unknown }
+    | { kind: 'failure'; outcome: Outcome; error: ApiError | UnavailableError }
+  > {
+    const { request } = await import('undici');
+    const dispatcher = await this.dispatcher();
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const signal = userSignal ? AbortSignal.any([userSignal, timeout]) : timeout;
+    const started = performance.now();
+    this.debugRequest(method, url, headers, payload);
+    let status: number;
+    let responseHeaders: ApiResponse['headers'];
+    let text: string;
+    try {
+      const response = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: payload, dispatcher, signal });
+      status = response.statusCode;
+      responseHeaders = response.headers;
+      text = await response.body.text();
+    } catch (error) {
+      if (userSignal?.aborted) throw new InterruptedError();
+      if (timeout.aborted) {
+        this.debugLine(`< time-out after ${this.timeoutMs} ms`);
+        return {
+          kind: 'failure',
+          outcome: { kind: 'timeout' },
+          error: new UnavailableError(`no response within ${this.timeoutMs / 1000}s from ${method} ${url}`, 'timeout'),
+        };
+      }
+      const code = errorCode(error);
+      this.debugLine(`< network error: ${code}`);
+      return {
+        kind: 'failure',
+        outcome: { kind: 'network', code },
+        error: new UnavailableError(`could not reach ${new URL(url).origin}: ${describeNetworkError(error)}`, 'connection_error', error),
+      };
+    }
+    this.debugResponse(status, responseHeaders, text, performance.now() - started);
+    const contentType = headerValue(responseHeaders['content-type']) ?? '';
+    const parsed = parseJsonBody(text, contentType);
+
+    if (status >= 200 && status < 300) {
+      if (!parsed.ok && text.trim() !== '') {
+        return {
+          kind: 'failure',
+          outcome: { kind: 'response', status },
+          error: new UnavailableError(
+            `the service answered ${status} with a body that is not JSON (${contentType || 'no content type'}): ${snippet(text)}`,
+            'invalid_response',
+          ),
+        };
+      }
+      return { kind: 'success', status, headers: responseHeaders, body: parsed.ok ? parsed.value : null };
+    }
+
+    const problem = toProblem(status, parsed.ok ? parsed.value : undefined, text, contentType);
+    return {
+      kind: 'failure',
+      outcome: { kind: 'response', status, code: problem.code, retryAfter: headerValue(responseHeaders['retry-after']) },
+      error: new ApiError(problem),
+    };
+  }
+
+  private exhausted(error: ApiError | UnavailableError, attempts: number, idempotencyKey?: string): Error {
+    const keyHint = idempotencyKey ? `; re-run with --idempotency-key ${idempotencyKey} to retry safely` : '';
+    if (error instanceof ApiError) {
+      const problem = { ...error.problem, detail: `${error.message} (after ${attempts} attempts${keyHint})` };
+      return new ApiError(problem, { retriesExhausted: true });
+    }
+    return new UnavailableError(`${error.message} (after ${attempts} attempts${keyHint})`, error.code, error.cause);
+  }
+
+  private debugRequest(method: string, url: string, headers: Record<string, string>, payload?: string): void {
+    if (!this.options.debug) return;
+    this.debugLine(`> ${method} ${url}`);
+    for (const [name, value] of Object.entries(headers)) {
+      this.debugLine(`> ${name}: ${name === 'authorization' ? 'Bearer [redacted]' : value}`);
+    }
+    if (payload !== undefined) this.debugLine(`> ${snippet(payload, 2_000)}`);
+  }
+
+  private debugResponse(status: number, headers: ApiResponse['headers'], text: string, elapsedMs: number): void {
+    if (!this.options.debug) return;
+    this.debugLine(`< ${status} (${Math.round(elapsedMs)} ms)`);
+    for (const name of ['content-type', 'retry-after', 'idempotent-replayed', 'request-id']) {
+      const value = headerValue(headers[name]);
+      if (value !== undefined) this.debugLine(`< ${name}: ${value}`);
+    }
+    this.debugLine(`< ${snippet(text, 2_000)}`);
+  }
+
+  private debugLine(line: string): void {
+    this.options.debug?.(redact(line, [this.apiKey, ...(this.options.secrets ?? [])]));
+  }
+}
+
+function rethrowAbort(signal?: AbortSignal) {
+  return (error: unknown): never => {
+    if (signal?.aborted) throw new InterruptedError();
+    throw error;
+  };
+}
+
+export function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function parseJsonBody(text: string, contentType: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.trim() === '') return { ok: false };
+  if (contentType && !/json/i.test(contentType)) return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Any error status becomes a Problem: the service's own document when it sent one, else a described stand-in. */
+export function toProblem(status: number, parsed: unknown, text: string, contentType: string): Problem {
+  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    const body = parsed as Record<string, unknown>;
+    const problem: Problem = { ...body, status: typeof body.status === 'number' ? body.status : status };
+    if (typeof body.code !== 'string') problem.code = `http_${status}`;
+    if (typeof body.detail !== 'string') problem.detail = typeof body.title === 'string' ? body.title : `HTTP ${status}`;
+    if (body.errors !== undefined && !Array.isArray(body.errors)) delete problem.errors;
+    return problem;
+  }
+  const what = text.trim() === '' ? 'an empty body' : `a non-JSON body (${contentType || 'no content type'}): ${snippet(text)}`;
+  return { status, code: `http_${status}`, detail: `HTTP ${status} with ${what}` };
+}
+
+function snippet(text: string, max = 120): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+function errorCode(error: unknown): string {
+  const err = error as { code?: unknown; cause?: { code?: unknown } };
+  if (typeof err?.code === 'string') return err.code;
+  if (typeof err?.cause?.code === 'string') return err.cause.code;
+  return 'network_error';
+}
+
+function describeNetworkError(error: unknown): string {
+  const code = errorCode(error);
+  const known: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host lookup failed',
+    UND_ERR_SOCKET: 'connection closed by the server',
+    UND_ERR_CONNECT_TIMEOUT: 'connect time-out',
+    UND_ERR_CLOSED: 'connection closed',
+  };
+  return known[code] ?? (error instanceof Error ? error.message : String(error));
+}
+
+function describeOutcome(outcome: Outcome): string {
+  switch (outcome.kind) {
+    case 'timeout':
+      return 'time-out';
+    case 'network':
+      return outcome.code;
+    case 'response':
+      return outcome.code ? `${outcome.status} ${outcome.code}` : String(outcome.status);
+  }
+}

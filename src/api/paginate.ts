@@ -1,0 +1,35 @@
+/**
+ * The one pagination loop, shared by every list command, `--all`, `events tail` and `api --paginate`.
+ * It follows `nextCursor` and stops on a null cursor or on an empty page (a service may hand out a
+ * cursor with an empty last page; following it forever would never end).
+ */
+import type { ApiClient, Query } from './client.js';
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface PageOptions {
+  query?: Query;
+  limit?: number;
+  after?: string;
+  /** follow cursors until the end; otherwise only the first page */
+  all?: boolean;
+  signal?: AbortSignal;
+}
+
+export async function* pages<T>(client: ApiClient, path: string, options: PageOptions = {}): AsyncGenerator<Page<T>> {
+  let after = options.after;
+  for (;;) {
+    const page = await client.get<Page<T>>(path, {
+      query: { ...options.query, limit: options.limit, after },
+      signal: options.signal,
+    });
+    const items = Array.isArray(page?.items) ? page.items : [];
+    const nextCursor = typeof page?.nextCursor === 'string' && page.nextCursor !== '' ? page.nextCursor : null;
+    yield { items, nextCursor };
+    if (!options.all || nextCursor === null || items.length === 0 || nextCursor === after) return;
+    after = nextCursor;
+  }
+}

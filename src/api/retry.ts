@@ -1,0 +1,59 @@
+/**
+ * Retry policy of the contract, as pure functions: what is retried, and how long to wait.
+ * Time-outs, connection errors, 5xx, 429 (after Retry-After) and 409 idempotency_request_in_progress
+ * are retried; every other 4xx is final.
+ */
+
+export const BACKOFF_BASE_MS = 1_000;
+export const BACKOFF_CAP_MS = 60_000;
+/** Waits for an in-progress idempotent request start at a few seconds, as the spec advises. */
+export const IN_PROGRESS_MIN_MS = 2_000;
+
+export type Outcome =
+  | { kind: 'network'; code: string }
+  | { kind: 'timeout' }
+  | { kind: 'response'; status: number; code?: string; retryAfter?: string | null };
+
+export function isRetryable(outcome: Outcome): boolean {
+  switch (outcome.kind) {
+    case 'network':
+    case 'timeout':
+      return true;
+    case 'response':
+      return (
+        outcome.status >= 500 ||
+        outcome.status === 429 ||
+        (outcome.status === 409 && outcome.code === 'idempotency_request_in_progress')
+      );
+  }
+}
+
+/** Growing, jittered wait for retry number `retry` (0-based): about 1, 2, 4 … s, capped at 60 s. */
+export function backoffMs(retry: number, random: () => number = Math.random): number {
+  const base = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry);
+  // ±25% jitter so many clients that failed together do not retry together.
+  return Math.min(BACKOFF_CAP_MS, Math.round(base * (0.75 + random() * 0.5)));
+}
+
+/** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
+  if (value === null || value === undefined || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+/** How long to wait before retry number `retry`, given what the failed attempt returned. */
+export function retryDelayMs(outcome: Outcome, retry: number, random: () => number = Math.random): number {
+  const backoff = backoffMs(retry, random);
+  if (outcome.kind !== 'response') return backoff;
+  if (outcome.status === 429) {
+    const after = parseRetryAfter(outcome.retryAfter);
+    // Honour the server's wait exactly, plus a little jitter; fall back to backoff when it gave none.
+    return after === undefined ? backoff : Math.min(after, 10 * BACKOFF_CAP_MS) + Math.round(random() * 100);
+  }
+  if (outcome.status === 409) return Math.max(IN_PROGRESS_MIN_MS, backoff);
+  return backoff;
+}

@@ -1,0 +1,386 @@
+/**
+ * The command tree. Every verb's code is imported only when that verb runs, so `svc --version`
+ * and `svc --help` load commander and nothing else. One place turns errors into exit codes.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import type { Context } from './core/context.js';
+import { ExitCode, SvcError, type Problem } from './core/errors.js';
+import type { IOStreams } from './core/io.js';
+import { VERSION } from './version.js';
+
+/** What a verb module exports: parsing is done; `run` does the work and may return an exit code. */
+export type VerbModule = { run: (ctx: Context, opts: never, args: string[]) => Promise<number | void> };
+type Loader = () => Promise<VerbModule>;
+
+interface RunState {
+  exitCode: number;
+  context?: Context;
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+}
+
+function listOptions(command: Command): Command {
+  return command
+    .option('--limit <n>', 'page size, 1-100 (default 25)')
+    .option('--after <cursor>', 'start after this cursor (the previous page\'s nextCursor)')
+    .option('--all', 'follow cursors to the end, streaming every item');
+}
+
+export function buildProgram(streams: IOStreams, signal: AbortSignal, state: RunState): Command {
+  const action = (load: Loader) =>
+    async function (this: Command, ...args: unknown[]): Promise<void> {
+      const command = args[args.length - 1] as Command;
+      const positionals = args.slice(0, -2).flatMap((value) => (Array.isArray(value) ? value : [value])) as string[];
+      const { Context } = await import('./core/context.js');
+      const context = new Context(command.optsWithGlobals(), streams, signal);
+      state.context = context;
+      const verb = await load();
+      const code = await verb.run(context, command.opts() as never, positionals);
+      state.exitCode = typeof code === 'number' ? code : ExitCode.ok;
+    };
+
+  const program = new Command('svc')
+    .description('Work with the Personal Gift Links and Rewards Stores API: links, stores, orders, events and webhooks.')
+    .version(VERSION, '--version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addOption(new Option('--profile <name>', 'stored profile to use').env('SVC_PROFILE'))
+    .option('--base-url <url>', 'API base URL ending in /v1 (env SVC_BASE_URL); http:// only for loopback')
+    .addOption(new Option('-o, --output <format>', 'output format (default: table on a TTY, jsonl otherwise)').choices(['table', 'json', 'jsonl']))
+    .option('--no-color', 'no colour (also NO_COLOR)')
+    .option('--no-input', 'never prompt (implied when not on a TTY or CI is set)')
+    .option('--debug', 'request and response lines on stderr, secrets redacted (also SVC_DEBUG=1)')
+    .option('--timeout <seconds>', 'per-attempt response time-out (default 30)')
+    .option('--max-retries <n>', 'retries for retryable failures (default 4)')
+    .option('--rate <perMinute>', 'never exceed this many requests a minute (default 3000)')
+    .showSuggestionAfterError(true)
+    .addHelpText(
+      'after',
+      examples(
+        'svc sandbox &                                  # a local API with seed data',
+        'svc --profile sandbox me',
+        'svc links create --campaign <id> --name "Ada Lovelace"',
+        'svc events tail --follow',
+      ) + '\nEnvironment: SVC_PROFILE, SVC_API_KEY, SVC_BASE_URL, SVC_CONFIG_DIR, SVC_WEBHOOK_SECRET, SVC_DEBUG, NO_COLOR\n',
+    );
+
+  program
+    .command('login')
+    .description('check an API key with GET /me and save it in a profile')
+    .option('--api-key-stdin', 'read the API key from standard input instead of prompting')
+    .option('--webhook-secret-stdin', 'also read the webhook secret from standard input (the line after the key)')
+    .addHelpText('after', examples('svc login', 'printf "%s\\n" "$KEY" | svc login --profile ci --api-key-stdin', 'svc login --profile staging --base-url https://api.example.test/v1'))
+    .action(action(() => import('./commands/auth/login.js')));
+
+  const profiles = program.command('profiles').description('list, choose and remove stored profiles');
+  profiles
+    .command('ls')
+    .description('list profiles: name, base URL, masked key, default marker')
+    .addHelpText('after', examples('svc profiles ls', 'svc profiles ls -o json'))
+    .action(action(() => import('./commands/profiles/ls.js')));
+  profiles
+    .command('use')
+    .argument('<name>', 'profile name')
+    .description('make a profile the default')
+    .addHelpText('after', examples('svc profiles use sandbox'))
+    .action(action(() => import('./commands/profiles/use.js')));
+  profiles
+    .command('rm')
+    .argument('<name>', 'profile name')
+    .description('remove a profile and its saved cursor')
+    .addHelpText('after', examples('svc profiles rm staging'))
+    .action(action(() => import('./commands/profiles/rm.js')));
+
+  program
+    .command('me')
+    .description('show the calling key, account setup and usable brands (GET /me)')
+    .addHelpText('after', examples('svc me', 'svc me -o json | jq .tenant.locales'))
+    .action(action(() => import('./commands/me.js')));
+
+  const campaigns = program.command('campaigns').description('browse campaigns');
+  listOptions(
+    campaigns
+      .command('ls')
+      .description('list campaigns, sorted by name (GET /campaigns)')
+      .option('--brand <id>', 'only this brand\'s campaigns')
+      .option('--status <status>', 'ACTIVE or COMPLETED (default ACTIVE)'),
+  )
+    .addHelpText('after', examples('svc campaigns ls', 'svc campaigns ls --status COMPLETED --all'))
+    .action(action(() => import('./commands/campaigns/ls.js')));
+
+  const links = program.command('links').description('personal gift links: list, read, create, cancel');
+  listOptions(
+    links
+      .command('ls')
+      .description('list links, newest first (GET /personal-links)')
+      .option('--brand <id>', 'only this brand')
+      .option('--campaign <id>', 'only this campaign')
+      .option('--status <status>', 'REQUESTED, ACTIVE, CLAIMED, EXPIRED or CANCELLED'),
+  )
+    .addHelpText('after', examples('svc links ls --status ACTIVE', 'svc links ls --all | jq -r .id'))
+    .action(action(() => import('./commands/links/ls.js')));
+  links
+    .command('get')
+    .argument('<id>', 'link id')
+    .description('read one link (GET /personal-links/{id})')
+    .addHelpText('after', examples('svc links get 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11'))
+    .action(action(() => import('./commands/links/get.js')));
+  links
+    .command('create')
+    .description('create a personal link for one player, or many with --from-file (POST /personal-links)')
+    .option('--campaign <id>', 'campaign id (an ACTIVE campaign)')
+    .option('--name <name>', 'player\'s full name (max 255)')
+    .option('--brand <id>', 'brand id, needed when the campaign has several usable brands')
+    .option('--email <email>', 'player\'s e-mail (max 255)')
+    .option('--message <text>', 'note shown on the claim page (max 255)')
+    .option('--locale <locale>', 'language, one of the account\'s locales (default en-US)')
+    .option('--field <field=value>', 'custom field answer by id or label; CHECKBOX takes true/false (repeatable)', collect, [])
+    .option('--idempotency-key <key>', 'reuse a key to retry safely (default: a fresh UUID)')
+    .option('--from-file <file>', 'bulk: CSV with a header row or JSON lines; - reads stdin')
+    .option('--concurrency <n>', 'bulk: requests in flight at once (default 8)')
+    .addHelpText(
+      'after',
+      examples(
+        'svc links create                                   # asks for what is missing on a TTY',
+        'svc links create --campaign <id> --name "Ada Lovelace" --field "Team=Blue" --field "VIP=true"',
+        'svc links create --from-file players.csv > results.jsonl',
+        'cat players.jsonl | svc links create --from-file -',
+      ),
+    )
+    .action(action(() => import('./commands/links/create.js')));
+  links
+    .command('cancel')
+    .argument('<id>', 'link id')
+    .description('cancel a link this key created (POST /personal-links/{id}:cancel)')
+    .option('--reason <text>', 'why (max 1,000; visible only to the team)')
+    .option('--idempotency-key <key>', 'retry safely with the same key')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .addHelpText('after', examples('svc links cancel <id> --reason "sent to the wrong player"', 'svc links cancel <id> --reason duplicate --yes'))
+    .action(action(() => import('./commands/links/cancel.js')));
+
+  const stores = program.command('stores').description('browse rewards stores');
+  listOptions(stores.command('ls').description('list stores, sorted by name (GET /reward-stores)').option('--brand <id>', 'only stores serving this brand'))
+    .addHelpText('after', examples('svc stores ls', 'svc stores ls --brand <id> -o json'))
+    .action(action(() => import('./commands/stores/ls.js')));
+  stores
+    .command('show')
+    .argument('<id>', 'store id')
+    .description('show a store for a brand, country and language: sections, gifts, prices, options')
+    .option('--brand <id>', 'brand the store is read for (required)')
+    .option('--country <cc>', 'delivery country, two letters (required)')
+    .option('--locale <locale>', 'language (default en-US)')
+    .addHelpText('after', examples('svc stores show <id> --brand <id> --country DE --locale de-DE', 'svc stores show <id> --brand <id> --country US -o json | jq ".sections[].items[].name"'))
+    .action(action(() => import('./commands/stores/show.js')));
+
+  const orders = program.command('orders').description('rewards store orders: place, list, read');
+  orders
+    .command('place')
+    .description('place a gift order for a player (POST /reward-store-orders)')
+    .option('--store <id>', 'store id (a LIVE store)')
+    .option('--brand <id>', 'brand the store was read for')
+    .option('--product <id>', 'gift (productId)')
+    .option('--variation <name=value>', 'one value per option dimension (repeatable)', collect, [])
+    .option('--price <coins>', 'the coin price the player saw')
+    .option('--country <cc>', 'delivery country, two letters')
+    .option('--name <name>', 'recipient name (max 100)')
+    .option('--phone <e164>', 'recipient phone in E.164, e.g. +4915112345678')
+    .option('--street <street>', 'street and number (max 255)')
+    .option('--city <city>', 'city (max 100)')
+    .option('--postal-code <code>', 'postal code, where the country uses one (max 20)')
+    .option('--email <email>', 'recipient e-mail for status updates')
+    .option('--details <text>', 'additional details (max 2,000)')
+    .option('--locale <locale>', 'language for e-mails and the product name (default en-US)')
+    .option('--field <field=value>', 'custom field answer by id or label (repeatable)', collect, [])
+    .option('--from-file <file>', 'the request body as JSON (- reads stdin)')
+    .option('--idempotency-key <key>', 'retry safely with the same key')
+    .option('-y, --yes', 'place without the final confirmation on a TTY')
+    .addHelpText(
+      'after',
+      examples(
+        'svc orders place                                   # guided on a TTY',
+        'svc orders place --store <id> --brand <id> --product <id> --variation size=M --variation color=red \\\n      --price 1200 --country DE --name "Ada Lovelace" --phone +4915112345678 --street "Hauptstr. 1" --city Berlin --postal-code 10115',
+        'svc orders place --from-file order.json',
+      ),
+    )
+    .action(action(() => import('./commands/orders/place.js')));
+  listOptions(
+    orders
+      .command('ls')
+      .description('list orders this key placed, newest first (GET /reward-store-orders)')
+      .option('--brand <id>', 'only this brand')
+      .option('--store <id>', 'only this store')
+      .option('--status <status>', 'REQUESTED, PROCESSING, SENT, COMPLETED or CANCELLED'),
+  )
+    .addHelpText('after', examples('svc orders ls', 'svc orders ls --status CANCELLED --all | jq -r .id'))
+    .action(action(() => import('./commands/orders/ls.js')));
+  orders
+    .command('get')
+    .argument('<id>', 'order id')
+    .description('read one order (GET /reward-store-orders/{id})')
+    .addHelpText('after', examples('svc orders get <id>'))
+    .action(action(() => import('./commands/orders/get.js')));
+
+  const events = program.command('events').description('the event feed');
+  events
+    .command('tail')
+    .description('print the event feed; --follow keeps polling for new events')
+    .option('-f, --follow', 'after catching up, poll for new events until Ctrl-C')
+    .option('--after <cursor>', 'start after this cursor')
+    .option('--resume', 'start from the cursor saved for this profile')
+    .option('--type <type>', 'only this type, or a prefix such as order. (repeatable)', collect, [])
+    .option('-n, --last <n>', 'print only the last N events of the catch-up')
+    .option('--limit <n>', 'page size, 1-100')
+    .option('--interval <seconds>', 'polling interval with --follow (default 2)')
+    .option('--forward-to <url>', 'also POST each event, signed like a webhook, to this URL')
+    .addHelpText('after', examples('svc events tail --follow', 'svc events tail --resume --type order.', 'svc events tail -f --forward-to http://localhost:3000/webhooks'))
+    .action(action(() => import('./commands/events/tail.js')));
+
+  const webhooks = program.command('webhooks').description('test, sign and receive webhooks');
+  webhooks
+    .command('test')
+    .description('send a signed ping to the key\'s webhook URL (POST /webhooks:test)')
+    .addHelpText('after', examples('svc webhooks test'))
+    .action(action(() => import('./commands/webhooks/test.js')));
+  webhooks
+    .command('sign')
+    .description('print a valid Svc-Signature header value for a payload')
+    .option('--payload-file <file>', 'the raw body (- reads stdin)')
+    .option('--secret-stdin', 'read the webhook secret from stdin (else SVC_WEBHOOK_SECRET, then the profile)')
+    .option('--timestamp <unix>', 'signature time in unix seconds (default now)')
+    .addHelpText('after', examples('svc webhooks sign --payload-file event.json', 'svc webhooks sign --payload-file event.json --timestamp 1763719200'))
+    .action(action(() => import('./commands/webhooks/sign.js')));
+  webhooks
+    .command('listen')
+    .description('run a local receiver that verifies and prints each delivery')
+    .option('--port <port>', 'port to listen on (default 4242; 0 picks a free one)')
+    .option('--path <path>', 'path to accept deliveries on (default /webhooks)')
+    .addHelpText('after', examples('svc webhooks listen --port 4242', 'svc webhooks listen --path /hooks/svc -o jsonl'))
+    .action(action(() => import('./commands/webhooks/listen.js')));
+
+  program
+    .command('verify-signature')
+    .description('check a Svc-Signature header against a payload and explain why it fails')
+    .option('--header <value>', 'the Svc-Signature header value')
+    .option('--payload-file <file>', 'the raw body as received (- reads stdin)')
+    .option('--secret-stdin', 'read the webhook secret from stdin (else SVC_WEBHOOK_SECRET, then the profile)')
+    .option('--tolerance <seconds>', 'allowed clock skew (default 300)')
+    .option('--now <unix>', 'check as if the time were this (unix seconds)')
+    .addHelpText('after', examples('svc verify-signature --header "t=1763719200,v1=5f…" --payload-file body.json', 'svc verify-signature --header "$SIG" --payload-file - < body.json'))
+    .action(action(() => import('./commands/verify-signature.js')));
+
+  program
+    .command('api')
+    .argument('<method>', 'GET, POST, PUT, PATCH or DELETE')
+    .argument('<path>', 'path relative to the base URL, e.g. /me')
+    .description('make a raw API call with auth, retries, idempotency and error rendering')
+    .option('--data <json>', 'request body as JSON, or @file, or @- for stdin')
+    .option('--paginate', 'follow nextCursor and print every item')
+    .option('--idempotency-key <key>', 'Idempotency-Key for a POST (default: a fresh UUID)')
+    .addHelpText('after', examples('svc api GET /me', 'svc api GET "/personal-links?status=ACTIVE" --paginate', 'svc api POST /personal-links --data @link.json'))
+    .action(action(() => import('./commands/api.js')));
+
+  program
+    .command('completion')
+    .argument('<shell>', 'bash, zsh or fish')
+    .description('print a shell completion script')
+    .addHelpText('after', examples('svc completion bash > /etc/bash_completion.d/svc', 'svc completion zsh > "${fpath[1]}/_svc"', 'svc completion fish > ~/.config/fish/completions/svc.fish'))
+    .action(async (shell: string) => {
+      const { completionScript } = await import('./commands/completion.js');
+      streams.stdout.write(completionScript(program, shell));
+    });
+
+  program
+    .command('sandbox')
+    .description('run the local, stateful sandbox of the whole API')
+    .option('--host <host>', 'address to listen on (default 127.0.0.1)')
+    .option('--port <port>', 'port (default 4010; 0 picks a free one)')
+    .option('--approval-required', 'new links and orders start as REQUESTED')
+    .option('--rate-limit <perMinute>', 'requests a minute per key (default 3000)')
+    .option('--faults <spec>', 'inject faults, e.g. errorRate=0.1,resetRate=0.05,rateLimitRate=0.05,delayMs=0')
+    .option('--seed <n>', 'seed for the generated data (default 1)')
+    .option('--no-profile', 'do not save the "sandbox" profile')
+    .addHelpText('after', examples('svc sandbox', 'svc sandbox --port 0 --seed 7 --approval-required', 'svc sandbox --faults errorRate=0.2,resetRate=0.05'))
+    .action(action(() => import('./commands/sandbox.js')));
+
+  return program;
+}
+
+/** Runs svc with these arguments; returns the exit code. Only bin/ exits. */
+export async function main(argv: string[], streams: IOStreams = process as unknown as IOStreams): Promise<number> {
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const state: RunState = { exitCode: ExitCode.ok };
+  const program = buildProgram(streams, controller.signal, state);
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (text) => streams.stdout.write(text),
+    writeErr: (text) => streams.stderr.write(text),
+  });
+  for (const command of allCommands(program)) {
+    command.exitOverride();
+    command.configureOutput({ writeOut: (text) => streams.stdout.write(text), writeErr: (text) => streams.stderr.write(text) });
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return state.exitCode;
+  } catch (error) {
+    return reportError(error, streams, argv, state.context, controller.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await state.context?.close().catch(() => undefined);
+  }
+}
+
+export function allCommands(command: Command): Command[] {
+  return command.commands.flatMap((child) => [child, ...allCommands(child)]);
+}
+
+function reportError(error: unknown, streams: IOStreams, argv: string[], context: Context | undefined, signal: AbortSignal): number {
+  if (error instanceof CommanderError) {
+    // Help and --version end with code 0; every parse error is a usage error (exit 2).
+    if (error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
+    if (error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync') return ExitCode.usage;
+    return ExitCode.usage;
+  }
+  const jsonErrors = wantsJsonErrors(argv, context);
+  const debug = context?.debugEnabled || argv.includes('--debug') || streams.env.SVC_DEBUG === '1';
+  const write = (line: string) => streams.stderr.write(`${line}\n`);
+  const promptExit = error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError');
+  if (promptExit || (signal.aborted && !(error instanceof SvcError))) {
+    if (jsonErrors) write(JSON.stringify({ code: 'interrupted', detail: 'interrupted' }));
+    return ExitCode.interrupted;
+  }
+  if (error instanceof SvcError) {
+    if (jsonErrors) {
+      write(JSON.stringify(error.toProblem()));
+    } else {
+      const problem: Problem = error.toProblem();
+      write(error.exitCode === ExitCode.usage || error.exitCode === ExitCode.interrupted ? `error: ${error.message}` : `error: ${error.code}: ${error.message}`);
+      for (const entry of Array.isArray(problem.errors) ? problem.errors : []) write(`  ${entry.field}: ${entry.code}: ${entry.message}`);
+      if (error.hint) write(`hint: ${error.hint}`);
+    }
+    if (debug && error.stack) write(error.stack);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  write(jsonErrors ? JSON.stringify({ code: 'internal_error', detail: message }) : `error: internal_error: ${message}`);
+  if (debug && error instanceof Error && error.stack) write(error.stack);
+  else write('hint: run again with --debug for details, and report it if it persists');
+  return ExitCode.refused;
+}
+
+function wantsJsonErrors(argv: string[], context: Context | undefined): boolean {
+  if (context) return context.format !== 'table';
+  const at = argv.findIndex((arg) => arg === '-o' || arg === '--output');
+  const value = at >= 0 ? argv[at + 1] : argv.find((arg) => arg.startsWith('--output='))?.slice(9);
+  return value === 'json' || value === 'jsonl';
+}

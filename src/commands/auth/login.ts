@@ -1,0 +1,54 @@
+import type { Me } from '../../api/types.js';
+import type { Context } from '../../core/context.js';
+import { DEFAULT_BASE_URL, DEFAULT_PROFILE, validateBaseUrl } from '../../core/config.js';
+import { UsageError } from '../../core/errors.js';
+import { maskKey } from '../../core/secrets.js';
+import { readStdinLines } from '../../core/stdin.js';
+
+interface Options {
+  apiKeyStdin?: boolean;
+  webhookSecretStdin?: boolean;
+}
+
+const KEY_FORMAT = /^svc_live_[A-Za-z0-9_-]{8,}$/;
+const SECRET_FORMAT = /^[0-9a-fA-F]{64}$/;
+
+export async function run(ctx: Context, opts: Options): Promise<void> {
+  const config = await ctx.config();
+  const name = ctx.options.profile || ctx.env.SVC_PROFILE || DEFAULT_PROFILE;
+  const existing = config.getProfile(name);
+  const baseUrl = ctx.options.baseUrl
+    ? validateBaseUrl(ctx.options.baseUrl, '--base-url')
+    : ctx.env.SVC_BASE_URL
+      ? validateBaseUrl(ctx.env.SVC_BASE_URL, 'SVC_BASE_URL')
+      : (existing?.baseUrl ?? DEFAULT_BASE_URL);
+
+  const { apiKey, webhookSecret } = await readCredentials(ctx, opts);
+  if (!KEY_FORMAT.test(apiKey)) throw new UsageError('API key: not a key of the form svc_live_… (check what was pasted)');
+  if (webhookSecret !== undefined && !SECRET_FORMAT.test(webhookSecret)) {
+    throw new UsageError('webhook secret: must be the 64-character hex string shown when the key was created');
+  }
+
+  // Check the key before anything is written: a refused key leaves the stored profile as it was.
+  const me = await ctx.clientFor(baseUrl, apiKey, webhookSecret ? [webhookSecret] : []).get<Me>('/me', { signal: ctx.signal });
+
+  config.setProfile(name, { baseUrl, apiKey, webhookSecret: webhookSecret ?? existing?.webhookSecret });
+  if (!config.currentProfile) config.setCurrentProfile(name);
+  ctx.io.info(
+    `Logged in as key ${me.key?.name ?? '?'} (${maskKey(apiKey)}, scopes ${(me.key?.scopes ?? []).join(', ')}) at ${baseUrl}; saved as profile ${name}.`,
+  );
+}
+
+async function readCredentials(ctx: Context, opts: Options): Promise<{ apiKey: string; webhookSecret?: string }> {
+  const stdin = ctx.io.streams.stdin;
+  if (opts.apiKeyStdin) {
+    const [apiKey, webhookSecret] = await readStdinLines(stdin, opts.webhookSecretStdin ? 2 : 1, opts.webhookSecretStdin ? '--api-key-stdin --webhook-secret-stdin' : '--api-key-stdin');
+    return { apiKey, webhookSecret };
+  }
+  if (!ctx.io.canPrompt()) {
+    throw new UsageError('--api-key-stdin: required when not on a terminal (keys are never taken as flag values)', 'printf "%s\\n" "$KEY" | svc login --api-key-stdin');
+  }
+  const webhookSecret = opts.webhookSecretStdin ? (await readStdinLines(stdin, 1, '--webhook-secret-stdin'))[0] : undefined;
+  const apiKey = (await ctx.prompter().password('API key (svc_live_…):')).trim();
+  return { apiKey, webhookSecret };
+}

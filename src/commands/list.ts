@@ -1,0 +1,29 @@
+/** The shared body of every `ls` verb: validate list flags, page through, render. */
+import { pages } from '../api/paginate.js';
+import type { Query } from '../api/client.js';
+import type { Context } from '../core/context.js';
+import type { Column } from '../core/output.js';
+import { UsageError } from '../core/errors.js';
+import * as validate from '../core/validate.js';
+
+export interface ListFlags {
+  limit?: string;
+  after?: string;
+  all?: boolean;
+}
+
+export async function runList<T>(
+  ctx: Context,
+  flags: ListFlags,
+  spec: { path: string; query: Query; columns: Column<T>[]; noun: string; command: string },
+): Promise<void> {
+  const limit = validate.limit(flags.limit);
+  if (flags.after !== undefined && flags.after.trim() === '') throw new UsageError('--after: empty cursor');
+  const client = await ctx.client();
+  const output = await ctx.output();
+  await output.list(pages<T>(client, spec.path, { query: spec.query, limit, after: flags.after, all: flags.all, signal: ctx.signal }), {
+    columns: spec.columns,
+    noun: spec.noun,
+    nextHint: flags.all ? undefined : (cursor) => `${spec.command} --after ${cursor}${flags.limit ? ` --limit ${flags.limit}` : ''}`,
+  });
+}

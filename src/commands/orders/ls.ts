@@ -1,0 +1,33 @@
+import { ORDER_STATUSES, type RewardStoreOrder } from '../../api/types.js';
+import type { Context } from '../../core/context.js';
+import * as validate from '../../core/validate.js';
+import { runList, type ListFlags } from '../list.js';
+import { formatPrice } from './show.js';
+
+interface Options extends ListFlags {
+  brand?: string;
+  store?: string;
+  status?: string;
+}
+
+export async function run(ctx: Context, opts: Options): Promise<void> {
+  await runList<RewardStoreOrder>(ctx, opts, {
+    path: '/reward-store-orders',
+    query: {
+      brandId: validate.optionalUuid(opts.brand, '--brand'),
+      storeId: validate.optionalUuid(opts.store, '--store'),
+      status: validate.oneOf(opts.status, ORDER_STATUSES, '--status'),
+    },
+    noun: 'orders',
+    command: 'svc orders ls',
+    columns: [
+      { header: 'ID', value: (o) => o.id },
+      { header: 'Reference', value: (o) => o.reference },
+      { header: 'Status', value: (o) => o.status },
+      { header: 'Gift', value: (o) => o.productName },
+      { header: 'Price', value: (o) => formatPrice(o.coinPrice, o.currency) },
+      { header: 'Country', value: (o) => o.deliveryCountry },
+      { header: 'Created', value: (o) => o.createdAt },
+    ],
+  });
+}

@@ -1,0 +1,25 @@
+import type { RewardStoreSummary } from '../../api/types.js';
+import type { Context } from '../../core/context.js';
+import * as validate from '../../core/validate.js';
+import { runList, type ListFlags } from '../list.js';
+
+interface Options extends ListFlags {
+  brand?: string;
+}
+
+export async function run(ctx: Context, opts: Options): Promise<void> {
+  await runList<RewardStoreSummary>(ctx, opts, {
+    path: '/reward-stores',
+    query: { brandId: validate.optionalUuid(opts.brand, '--brand') },
+    noun: 'stores',
+    command: 'svc stores ls',
+    columns: [
+      { header: 'ID', value: (s) => s.id },
+      { header: 'Name', value: (s) => s.name },
+      { header: 'Phase', value: (s) => s.phase },
+      { header: 'Brands', value: (s) => (s.brandIds ?? []).join(', ') },
+      { header: 'Starts', value: (s) => s.startsAt ?? '' },
+      { header: 'Ends', value: (s) => s.endsAt ?? '' },
+    ],
+  });
+}

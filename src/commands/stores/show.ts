@@ -1,0 +1,75 @@
+import type { RewardStore, StoreGift } from '../../api/types.js';
+import type { Context } from '../../core/context.js';
+import type { Output } from '../../core/output.js';
+import { UsageError } from '../../core/errors.js';
+import * as validate from '../../core/validate.js';
+
+interface Options {
+  brand?: string;
+  country?: string;
+  locale?: string;
+}
+
+export async function run(ctx: Context, opts: Options, [id]: string[]): Promise<void> {
+  const storeId = validate.uuid(id, 'ID');
+  if (opts.brand === undefined) throw new UsageError('--brand: required (the brand to read the store for; see svc stores ls)');
+  if (opts.country === undefined) throw new UsageError('--country: required (two-letter delivery country, e.g. DE)');
+  const query = {
+    brandId: validate.uuid(opts.brand, '--brand'),
+    country: validate.country(opts.country),
+    locale: validate.locale(opts.locale),
+  };
+  const client = await ctx.client();
+  const store = await client.get<RewardStore>(`/reward-stores/${storeId}`, { query, signal: ctx.signal });
+  const output = await ctx.output();
+  await output.object(store, (value) => renderStore(output, value));
+}
+
+/** A person's view of a store: header, then one table per section with prices and options. */
+export async function renderStore(output: Output, store: RewardStore): Promise<string> {
+  const { chalk } = output;
+  const currency = store.currency?.symbol || store.currency?.name || '';
+  const lines = [
+    `${chalk.bold(store.name)}  ${chalk.dim(store.id)}`,
+    `${store.phase}${store.startsAt ? ` from ${store.startsAt}` : ''}${store.endsAt ? ` until ${store.endsAt}` : ''} · ${store.brand?.name ?? ''} · ${store.country} · ${store.locale} · prices in ${store.currency?.name ?? ''}${currency && currency !== store.currency?.name ? ` (${currency})` : ''}`,
+  ];
+  if (store.description) lines.push('', store.description);
+  if (store.phase !== 'LIVE') lines.push('', chalk.yellow('This store takes no orders until it is LIVE.'));
+  const sections = store.sections ?? [];
+  if (sections.length === 0) lines.push('', chalk.dim('No gifts can be ordered for this country now.'));
+  for (const section of sections) {
+    lines.push('', chalk.bold(section.name));
+    lines.push(
+      (
+        await output.table(
+          [
+            { header: 'Gift', value: (gift: StoreGift) => gift.name },
+            { header: 'Price', value: (gift: StoreGift) => `${gift.coinPrice} ${currency}`.trim() },
+            { header: 'Options', value: (gift: StoreGift) => describeOptions(gift) },
+            { header: 'Orderable combinations', value: (gift: StoreGift) => describeCombinations(gift) },
+            { header: 'Product ID', value: (gift: StoreGift) => gift.productId },
+          ],
+          section.items ?? [],
+        )
+      ).trimEnd(),
+    );
+  }
+  return lines.join('\n');
+}
+
+function describeOptions(gift: StoreGift): string {
+  const dimensions = gift.dimensions ?? [];
+  if (dimensions.length === 0) return '—';
+  return dimensions
+    .map((dimension) => `${dimension.label} (${dimension.name}): ${dimension.values.map((v) => (v.label === v.value ? v.value : `${v.label}=${v.value}`)).join(', ')}`)
+    .join('\n');
+}
+
+function describeCombinations(gift: StoreGift): string {
+  const combinations = gift.combinations ?? [];
+  if ((gift.dimensions ?? []).length === 0) return 'no options';
+  const all = (gift.dimensions ?? []).reduce((count, dimension) => count * dimension.values.length, 1);
+  const listed = combinations.map((combination) => Object.entries(combination.variations).map(([name, value]) => `${name}=${value}`).join(' '));
+  const soldOut = all - combinations.length;
+  return `${listed.join('\n')}${soldOut > 0 ? `\n(${soldOut} not orderable now)` : ''}`;
+}

@@ -1,0 +1,117 @@
+/**
+ * Typed errors and the one place that maps them to the contract's exit codes.
+ * Commands throw; `src/cli.ts` catches, prints and returns the code; only `bin/` exits.
+ */
+
+export const ExitCode = {
+  ok: 0,
+  refused: 1,
+  usage: 2,
+  notFound: 3,
+  auth: 4,
+  unavailable: 5,
+  interrupted: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** One entry of a problem's `errors[]`. */
+export interface FieldError {
+  field: string;
+  code: string;
+  message: string;
+}
+
+/** application/problem+json as the API sends it; unknown members are kept. */
+export interface Problem {
+  type?: string;
+  title?: string;
+  status: number;
+  code?: string;
+  detail?: string;
+  errors?: FieldError[];
+  coinPrice?: string;
+  currentStatus?: string;
+  reason?: string;
+  [extra: string]: unknown;
+}
+
+/** Base class: every error svc reports on purpose. */
+export class SvcError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCodeValue,
+    readonly code: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+
+  /** The problem-shaped document printed with `-o json|jsonl`. */
+  toProblem(): Problem {
+    return { status: 0, code: this.code, detail: this.message };
+  }
+}
+
+/** Bad invocation found before any request (exit 2). `field` names the flag or argument. */
+export class UsageError extends SvcError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.usage, 'usage_error', hint);
+  }
+}
+
+/** No API key configured, or the key was refused (exit 4). */
+export class AuthError extends SvcError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.auth, 'no_api_key', hint);
+  }
+}
+
+/** The user pressed Ctrl-C (exit 130). */
+export class InterruptedError extends SvcError {
+  constructor() {
+    super('interrupted', ExitCode.interrupted, 'interrupted');
+  }
+}
+
+/** A command's own verdict of failure that is not an API refusal (exit 1), e.g. an invalid signature. */
+export class FailureError extends SvcError {
+  constructor(message: string, code = 'failed', hint?: string) {
+    super(message, ExitCode.refused, code, hint);
+  }
+}
+
+/** The API answered with a problem document (or an error status). */
+export class ApiError extends SvcError {
+  readonly status: number;
+  readonly problem: Problem;
+
+  constructor(problem: Problem, opts: { retriesExhausted?: boolean } = {}) {
+    const code = problem.code ?? `http_${problem.status}`;
+    super(problem.detail ?? problem.title ?? `HTTP ${problem.status}`, exitCodeForStatus(problem.status, opts.retriesExhausted), code);
+    this.status = problem.status;
+    this.problem = problem;
+  }
+
+  get fieldErrors(): FieldError[] {
+    return Array.isArray(this.problem.errors) ? this.problem.errors : [];
+  }
+
+  override toProblem(): Problem {
+    return this.problem;
+  }
+}
+
+/** The service could not be reached or kept failing after every retry (exit 5). */
+export class UnavailableError extends SvcError {
+  constructor(message: string, code = 'unavailable', override readonly cause?: unknown) {
+    super(message, ExitCode.unavailable, code);
+  }
+}
+
+function exitCodeForStatus(status: number, retriesExhausted = false): ExitCodeValue {
+  if (status === 404) return ExitCode.notFound;
+  if (status === 401 || status === 403) return ExitCode.auth;
+  if (status === 429 || status >= 500 || retriesExhausted) return ExitCode.unavailable;
+  return ExitCode.refused;
+}

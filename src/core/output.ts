@@ -1,0 +1,113 @@
+/**
+ * Output in one place: `table` for people, `jsonl` for pipes, `json` for whole documents.
+ * Commands hand over records and columns; this module decides how they reach stdout.
+ * jsonl and json lists stream page by page, so memory does not grow with the number of items.
+ */
+import type { Chalk, ChalkInstance } from 'chalk';
+import type { IO } from './io.js';
+
+export type Format = 'table' | 'json' | 'jsonl';
+export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl'];
+
+export interface Column<T> {
+  header: string;
+  value: (item: T) => string | number | boolean | null | undefined;
+}
+
+export interface ListOptions<T> {
+  columns: Column<T>[];
+  /** what the items are, for the "no … found" line */
+  noun: string;
+  /** how to fetch the next page, shown on a TTY when more exist: gets the cursor */
+  nextHint?: (cursor: string) => string;
+}
+
+export class Output {
+  private colorInstance?: ChalkInstance;
+
+  constructor(
+    readonly io: IO,
+    readonly format: Format,
+    private readonly chalkClass: typeof Chalk,
+  ) {}
+
+  /** A chalk that colours only when colour is on (TTY, no NO_COLOR, no --no-color, or forced). */
+  get chalk(): ChalkInstance {
+    this.colorInstance ??= new this.chalkClass({ level: this.io.color ? 1 : 0 });
+    return this.colorInstance;
+  }
+
+  /** One record: a custom table view for people, the API object itself for machines. */
+  async object<T>(item: T, renderTable?: (item: T) => string | Promise<string>): Promise<void> {
+    if (this.format === 'jsonl') return this.io.write(`${JSON.stringify(item)}\n`);
+    if (this.format === 'json') return this.io.write(`${JSON.stringify(item, null, 2)}\n`);
+    const text = renderTable ? await renderTable(item) : await this.keyValueTable(item as Record<string, unknown>);
+    await this.io.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  /** Streams pages of a list; returns how many items were written. */
+  async list<T>(
+    source: AsyncIterable<{ items: T[]; nextCursor: string | null }> | Iterable<{ items: T[]; nextCursor: string | null }>,
+    options: ListOptions<T>,
+  ): Promise<number> {
+    let count = 0;
+    let lastCursor: string | null = null;
+    if (this.format === 'json') await this.io.write('[');
+    for await (const page of source) {
+      lastCursor = page.nextCursor;
+      if (page.items.length === 0) continue;
+      if (this.format === 'jsonl') {
+        await this.io.write(page.items.map((item) => JSON.stringify(item)).join('\n') + '\n');
+      } else if (this.format === 'json') {
+        const body = page.items.map((item) => JSON.stringify(item, null, 2).replace(/^/gm, '  ')).join(',\n');
+        await this.io.write(`${count === 0 ? '\n' : ',\n'}${body}`);
+      } else {
+        await this.io.write(await this.table(options.columns, page.items));
+      }
+      count += page.items.length;
+    }
+    if (this.format === 'json') await this.io.write(count === 0 ? ']\n' : '\n]\n');
+    if (this.format === 'table' && count === 0) this.io.info(`No ${options.noun} found.`);
+    if (lastCursor && options.nextHint && this.io.stderrIsTTY && count > 0) {
+      this.io.info(this.chalk.dim(`More ${options.noun}: ${options.nextHint(lastCursor)}`));
+    }
+    return count;
+  }
+
+  async table<T>(columns: Column<T>[], items: T[]): Promise<string> {
+    const Table = await loadTable();
+    const table = new Table({
+      head: columns.map((column) => this.chalk.bold(column.header)),
+      style: { head: [], border: [] },
+    });
+    for (const item of items) table.push(columns.map((column) => cell(column.value(item))));
+    return `${table.toString()}\n`;
+  }
+
+  /** Two columns, field and value, for a record without a dedicated view. */
+  async keyValueTable(record: Record<string, unknown>): Promise<string> {
+    const Table = await loadTable();
+    const table = new Table({ style: { head: [], border: [] } });
+    for (const [key, value] of Object.entries(record ?? {})) {
+      table.push({ [this.chalk.bold(key)]: typeof value === 'object' && value !== null ? JSON.stringify(value) : cell(value) });
+    }
+    return `${table.toString()}\n`;
+  }
+}
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return String(value);
+}
+
+type TableClass = typeof import('cli-table3');
+let tableClass: Promise<TableClass> | undefined;
+function loadTable(): Promise<TableClass> {
+  tableClass ??= import('cli-table3').then((module) => (module as unknown as { default: TableClass }).default ?? module);
+  return tableClass;
+}
+
+/** First 8 characters of an id: tables only, never in json/jsonl. */
+export function shortId(id: string | null | undefined): string {
+  return id ? id.slice(0, 8) : '';
+}

@@ -1,0 +1,107 @@
+/**
+ * Client-side checks of the spec's rules, run before any request. Each failure is a UsageError
+ * naming the flag or field, so the user fixes the call without a round trip (exit 2).
+ */
+import { UsageError } from './errors.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const E164 = /^\+[1-9]\d{1,14}$/;
+// Pragmatic address check: one @, no spaces, a dot in the domain. The server stays the authority.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const COUNTRY = /^[A-Z]{2}$/;
+const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+export const isUuid = (value: string): boolean => UUID.test(value);
+
+export function uuid(value: string | undefined, name: string): string {
+  if (value === undefined || value === '') throw new UsageError(`${name}: required`);
+  if (!UUID.test(value)) throw new UsageError(`${name}: not a valid id (expected a UUID): ${value}`);
+  return value;
+}
+
+export function optionalUuid(value: string | undefined, name: string): string | undefined {
+  return value === undefined ? undefined : uuid(value, name);
+}
+
+export function limit(value: string | undefined, name = '--limit'): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 100) {
+    throw new UsageError(`${name}: must be a whole number from 1 to 100, got ${value}`);
+  }
+  return Number(value);
+}
+
+export function positiveInt(value: string | undefined, name: string, min = 1): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`${name}: must be a whole number ≥ ${min}, got ${value}`);
+  return Number(value);
+}
+
+export function positiveNumber(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number <= 0) throw new UsageError(`${name}: must be a positive number, got ${value}`);
+  return number;
+}
+
+export function country(value: string | undefined, name = '--country'): string | undefined {
+  if (value === undefined) return undefined;
+  const upper = value.toUpperCase();
+  if (!COUNTRY.test(upper)) throw new UsageError(`${name}: must be a two-letter ISO 3166-1 country code, got ${value}`);
+  return upper;
+}
+
+export function locale(value: string | undefined, name = '--locale'): string | undefined {
+  if (value === undefined) return undefined;
+  if (!LOCALE.test(value)) throw new UsageError(`${name}: not a language tag such as en-US or de-DE: ${value}`);
+  return value;
+}
+
+export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], name: string): T | undefined {
+  if (value === undefined) return undefined;
+  const upper = value.toUpperCase();
+  if (!(allowed as readonly string[]).includes(upper)) {
+    throw new UsageError(`${name}: must be one of ${allowed.join(', ')}, got ${value}`);
+  }
+  return upper as T;
+}
+
+export function maxLength(value: string | undefined, max: number, name: string): string | undefined {
+  if (value !== undefined && [...value].length > max) {
+    throw new UsageError(`${name}: too long (${[...value].length} characters, at most ${max})`);
+  }
+  return value;
+}
+
+export function required(value: string | undefined, name: string): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`${name}: required`);
+  return value;
+}
+
+export function email(value: string | undefined, name = '--email'): string | undefined {
+  if (value === undefined) return undefined;
+  if (!EMAIL.test(value)) throw new UsageError(`${name}: not an e-mail address: ${value}`);
+  return maxLength(value, 255, name);
+}
+
+export function e164(value: string | undefined, name = '--phone'): string | undefined {
+  if (value === undefined) return undefined;
+  if (!E164.test(value)) throw new UsageError(`${name}: must be an E.164 number such as +4915112345678, got ${value}`);
+  return value;
+}
+
+export function decimal(value: string | undefined, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!DECIMAL.test(value)) throw new UsageError(`${name}: must be a decimal number such as 1200 or 12.50, got ${value}`);
+  return value;
+}
+
+/** `NAME=VALUE` pairs of repeatable flags (`--variation size=M`, `--field Team=Blue`). */
+export function pairs(values: readonly string[] | undefined, name: string): [string, string][] {
+  return (values ?? []).map((entry) => {
+    const at = entry.indexOf('=');
+    if (at <= 0) throw new UsageError(`${name}: expected NAME=VALUE, got ${entry}`);
+    return [entry.slice(0, at), entry.slice(at + 1)];
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * End-to-end helpers: run the real bin/svc (built dist) and start `svc sandbox --port 0`.
+ * Every run gets its own config directory so tests never touch the user's profiles.
+ */
+import { execa, type ResultPromise } from 'execa';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export const BIN = resolve(import.meta.dirname, '../../bin/svc.js');
+
+export interface SandboxKey {
+  name: string;
+  apiKey: string;
+  scopes: string[];
+  brandIds: string[];
+  webhookUrl: string | null;
+  webhookSecret: string;
+}
+
+export interface SandboxHandle {
+  baseUrl: string;
+  adminUrl: string;
+  keys: SandboxKey[];
+  key(name: string): SandboxKey;
+  /** env for running svc against this sandbox with the named key */
+  env(keyName?: string): Record<string, string>;
+  configDir: string;
+  process: ChildProcess;
+  stderr: () => string;
+  /** admin API call */
+  admin<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+export function tempConfigDir(): string {
+  return mkdtempSync(join(tmpdir(), 'svc-test-'));
+}
+
+export async function startSandbox(args: string[] = []): Promise<SandboxHandle> {
+  const configDir = tempConfigDir();
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--no-profile', ...args], {
+    env: { ...process.env, SVC_CONFIG_DIR: configDir, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => {
+    stderr += chunk;
+    if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const first = await new Promise<string>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${stderr}`)), 15_000);
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      resolvePromise(line);
+    });
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${stderr}`)));
+  });
+  const info = JSON.parse(first) as { baseUrl: string; adminUrl: string; keys: SandboxKey[] };
+  const handle: SandboxHandle = {
+    ...info,
+    configDir,
+    process: child,
+    stderr: () => stderr,
+    key(name) {
+      const found = info.keys.find((key) => key.name === name);
+      if (!found) throw new Error(`no sandbox key ${name}`);
+      return found;
+    },
+    env(keyName = 'full') {
+      return { SVC_CONFIG_DIR: configDir, SVC_BASE_URL: info.baseUrl, SVC_API_KEY: handle.key(keyName).apiKey, NO_COLOR: '1' };
+    },
+    async admin(method, path, body) {
+      const response = await fetch(`${info.adminUrl}${path}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolvePromise) => child.once('exit', resolvePromise));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+  return handle;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeout?: number;
+}
+
+/** Runs bin/svc with a clean environment (no CI-specific or user config leaking in). */
+export function svc(args: string[], options: RunOptions = {}): ResultPromise<{ reject: false }> {
+  return execa(process.execPath, [BIN, ...args], {
+    env: { NO_COLOR: '1', ...options.env },
+    extendEnv: true,
+    input: options.input ?? '',
+    reject: false,
+    timeout: options.timeout ?? 60_000,
+  }) as unknown as ResultPromise<{ reject: false }>;
+}
