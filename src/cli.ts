@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import type { Context } from './core/context.js';
-import { ExitCode, SvcError, type Problem } from './core/errors.js';
+import { ExitCode, SvcError } from './core/errors.js';
 import type { IOStreams } from './core/io.js';
 import { VERSION } from './version.js';
 
@@ -363,7 +363,7 @@ function reportError(error: unknown, streams: IOStreams, argv: string[], context
     if (jsonErrors) {
       write(JSON.stringify(error.toProblem()));
     } else {
-      const problem: Problem = error.toProblem();
+      const problem = error.toProblem();
       write(error.exitCode === ExitCode.usage || error.exitCode === ExitCode.interrupted ? `error: ${error.message}` : `error: ${error.code}: ${error.message}`);
       for (const entry of Array.isArray(problem.errors) ? problem.errors : []) write(`  ${entry.field}: ${entry.code}: ${entry.message}`);
       if (error.hint) write(`hint: ${error.hint}`);
@@ -379,7 +379,7 @@ function reportError(error: unknown, streams: IOStreams, argv: string[], context
 }
 
 function wantsJsonErrors(argv: string[], context: Context | undefined): boolean {
-  if (context) return context.format !== 'table';
+  if (context?.options.output) return context.format !== 'table';
   const at = argv.findIndex((arg) => arg === '-o' || arg === '--output');
   const value = at >= 0 ? argv[at + 1] : argv.find((arg) => arg.startsWith('--output='))?.slice(9);
   return value === 'json' || value === 'jsonl';

@@ -47,9 +47,9 @@ export class SvcError extends Error {
     this.name = new.target.name;
   }
 
-  /** The problem-shaped document printed with `-o json|jsonl`. */
-  toProblem(): Problem {
-    return { status: 0, code: this.code, detail: this.message };
+  /** The problem-shaped document printed with `-o json|jsonl`; errors svc found itself carry no HTTP status. */
+  toProblem(): Partial<Problem> {
+    return { code: this.code, detail: this.message, ...(this.hint ? { hint: this.hint } : {}) };
   }
 }
 
