@@ -1,0 +1,278 @@
+import { formatTimestamp } from './clock.js';
+import { ApiProblem, notFound } from './errors.js';
+import { type Faults, readFaultsBody } from './faults.js';
+import type { IdempotencyStore } from './idempotency.js';
+import { SCOPES, type Scope, keyInfoJson, linkJson, orderJson, type Order, type PersonalLink } from './models.js';
+import type { RateLimiter } from './ratelimit.js';
+import { type ApiResult, Router, bodyObject, ok, pathId } from './router.js';
+import { type SandboxState, TransitionError } from './store.js';
+import { FieldErrors, readCustomFieldAnswers } from './validate.js';
+import type { WebhookQueue } from './webhooks.js';
+
+/*
+ * The admin API under /_sandbox (loopback clients only, no key) stands in for the operator's team
+ * and the service. Paths are the contract's table, plus two small extras:
+ * - GET /clock → {now}: the virtual time, so scripts can see where the clock stands;
+ * - PATCH /settings also takes `requiredCustomFieldIds: string[]`, making exactly those custom
+ *   fields required (the seed has none required), to exercise the required-field rule.
+ * A claim (POST /links/{id}/claim) places an order for the first gift without options of the LIVE
+ * store, in the link's brand and locale; that order belongs to no key.
+ * Moves the current status does not allow are 409 `invalid_transition`.
+ */
+
+/** What the admin API changes: the parts of a sandbox that stand in for the team and the service. */
+export interface AdminServices {
+  state: SandboxState;
+  webhooks: WebhookQueue;
+  limiter: RateLimiter;
+  idempotency: IdempotencyStore;
+  faults: Faults;
+}
+
+interface AdminContext {
+  services: AdminServices;
+  params: Record<string, string>;
+  body: unknown;
+}
+
+interface AdminRoute {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT';
+  path: string;
+  handle(ctx: AdminContext): ApiResult | Promise<ApiResult>;
+}
+
+/** Runs a state move; a move the current status does not allow is 409. */
+function transition<T>(move: () => T): T {
+  try {
+    return move();
+  } catch (err) {
+    if (err instanceof TransitionError) throw new ApiProblem(409, 'invalid_transition', err.message);
+    throw err;
+  }
+}
+
+function adminLink(ctx: AdminContext): PersonalLink {
+  const link = ctx.services.state.link(pathId(ctx, 'id', 'The link'));
+  if (link === undefined) throw notFound('The link');
+  return link;
+}
+
+function adminOrder(ctx: AdminContext): Order {
+  const order = ctx.services.state.order(pathId(ctx, 'id', 'The order'));
+  if (order === undefined) throw notFound('The order');
+  return order;
+}
+
+function orderMove(path: string, move: (state: SandboxState, order: Order, body: Record<string, unknown>) => void): AdminRoute {
+  return {
+    method: 'POST',
+    path: `/orders/{id}/${path}`,
+    handle: (ctx) => {
+      const order = adminOrder(ctx);
+      transition(() => move(ctx.services.state, order, bodyObject(ctx.body)));
+      return ok(orderJson(order));
+    },
+  };
+}
+
+function optionalText(body: Record<string, unknown>, name: string, errors: FieldErrors): string | null {
+  return errors.optionalString(body[name], name, 1000) ?? null;
+}
+
+function isWebhookUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+const routes: AdminRoute[] = [
+  {
+    method: 'POST',
+    path: '/links',
+    handle: ({ services: { state }, body: rawBody }) => {
+      const body = bodyObject(rawBody);
+      const errors = new FieldErrors();
+      const campaignId = errors.optionalUuid(body.campaignId, 'campaignId');
+      const brandId = errors.requiredUuid(body.brandId, 'brandId');
+      const fullName = errors.requiredString(body.fullName, 'fullName', 255);
+      const customFields = readCustomFieldAnswers(body.customFields, state.tenant.customFields, errors);
+      if (brandId !== undefined && state.brand(brandId) === undefined) errors.add('brandId', 'invalid', `There is no brand ${brandId}.`);
+      errors.throwIfAny();
+      const campaign = campaignId === undefined ? null : state.campaign(campaignId);
+      if (campaign === undefined || (campaign !== null && !campaign.brandIds.includes(brandId as string))) {
+        throw new ApiProblem(422, 'campaign_not_found', `Campaign ${campaignId} does not exist or does not serve brand ${brandId}.`);
+      }
+      if (campaign !== null && !state.campaignIsActive(campaign)) {
+        throw new ApiProblem(422, 'campaign_not_active', `Campaign ${campaign.id} is not active.`);
+      }
+      const link = state.createLink({
+        campaign,
+        brandId: brandId as string,
+        fullName: fullName as string,
+        email: null,
+        message: null,
+        locale: 'en-US',
+        customFields,
+        createdBy: null,
+      });
+      return ok(linkJson(link), 201);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/links/{id}/approve',
+    handle: (ctx) => {
+      const link = adminLink(ctx);
+      transition(() => ctx.services.state.approveLink(link));
+      return ok(linkJson(link));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/links/{id}/claim',
+    handle: (ctx) => {
+      const link = adminLink(ctx);
+      const order = transition(() => ctx.services.state.claimLink(link));
+      return ok({ link: linkJson(link), order: orderJson(order) });
+    },
+  },
+  orderMove('approve', (state, order) => state.approveOrder(order)),
+  orderMove('reject', (state, order) => state.rejectOrder(order)),
+  orderMove('ship', (state, order, body) => {
+    const errors = new FieldErrors();
+    const shipment = {
+      carrier: optionalText(body, 'carrier', errors) ?? 'DHL',
+      trackingReference: optionalText(body, 'trackingReference', errors) ?? `TRK${order.reference.replace(/\D/g, '')}`,
+      trackingUrl: optionalText(body, 'trackingUrl', errors),
+    };
+    errors.throwIfAny();
+    state.shipOrder(order, shipment);
+  }),
+  orderMove('deliver', (state, order) => state.deliverOrder(order)),
+  orderMove('cancel', (state, order) => state.cancelOrder(order)),
+  {
+    method: 'POST',
+    path: '/campaigns/{id}/complete',
+    handle: (ctx) => {
+      const campaign = ctx.services.state.campaign(pathId(ctx, 'id', 'The campaign'));
+      if (campaign === undefined) throw notFound('The campaign');
+      transition(() => ctx.services.state.completeCampaign(campaign));
+      return ok({ id: campaign.id, name: campaign.name, status: campaign.status });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/clock',
+    handle: ({ services: { state } }) => ok({ now: formatTimestamp(state.clock.now()) }),
+  },
+  {
+    method: 'POST',
+    path: '/clock',
+    handle: async ({ services, body: rawBody }) => {
+      const body = bodyObject(rawBody);
+      const seconds = body.advanceSeconds;
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+        throw new ApiProblem(400, 'invalid_request', 'advanceSeconds must be a number of seconds, 0 or more.', {
+          errors: [{ field: 'advanceSeconds', code: seconds === undefined ? 'required' : 'invalid', message: 'advanceSeconds must be a number, 0 or more.' }],
+        });
+      }
+      services.state.clock.advance(seconds);
+      services.state.sweep();
+      services.idempotency.prune();
+      // Answer once the retries that became due have been attempted, so callers can check them.
+      await services.webhooks.runDue();
+      return ok({ now: formatTimestamp(services.state.clock.now()) });
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/settings',
+    handle: async ({ services, body: rawBody }) => {
+      const { state, limiter } = services;
+      const body = bodyObject(rawBody);
+      const errors = new FieldErrors();
+      for (const name of ['approvalRequired', 'apiAccess'] as const) {
+        if (body[name] !== undefined && typeof body[name] !== 'boolean') errors.add(name, 'invalid', `${name} must be true or false.`);
+      }
+      const limit = body.rateLimitPerMinute;
+      if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)) {
+        errors.add('rateLimitPerMinute', 'invalid', 'rateLimitPerMinute must be a whole number, 1 or more.');
+      }
+      const required = body.requiredCustomFieldIds;
+      if (required !== undefined && (!Array.isArray(required) || !required.every((id) => state.tenant.customFields.some((f) => f.id === id)))) {
+        errors.add('requiredCustomFieldIds', 'invalid', 'requiredCustomFieldIds must list ids of the account\'s custom fields.');
+      }
+      errors.throwIfAny();
+      if (typeof body.approvalRequired === 'boolean') state.tenant.approvalRequired = body.approvalRequired;
+      if (typeof limit === 'number') {
+        state.tenant.rateLimitPerMinute = limit;
+        limiter.setLimit(limit);
+      }
+      if (Array.isArray(required)) {
+        for (const field of state.tenant.customFields) field.required = required.includes(field.id);
+      }
+      if (typeof body.apiAccess === 'boolean') {
+        state.tenant.apiAccess = body.apiAccess;
+        // Webhooks paused while access was off go out now.
+        if (body.apiAccess) await services.webhooks.runDue();
+      }
+      const { approvalRequired, apiAccess, rateLimitPerMinute, customFields } = state.tenant;
+      return ok({ approvalRequired, apiAccess, rateLimitPerMinute, requiredCustomFieldIds: customFields.filter((f) => f.required).map((f) => f.id) });
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/keys/{name}',
+    handle: ({ services: { state }, params, body: rawBody }) => {
+      const key = state.keyByName(params.name);
+      if (key === undefined) throw notFound(`The key ${params.name}`);
+      const body = bodyObject(rawBody);
+      const errors = new FieldErrors();
+      const { webhookUrl, scopes, brandIds, revoked } = body;
+      if (webhookUrl !== undefined && webhookUrl !== null && (typeof webhookUrl !== 'string' || !isWebhookUrl(webhookUrl))) {
+        errors.add('webhookUrl', 'invalid', 'webhookUrl must be an http(s) URL or null.');
+      }
+      if (scopes !== undefined && (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every((s) => SCOPES.includes(s as Scope)))) {
+        errors.add('scopes', 'invalid', `scopes must be a non-empty list of ${SCOPES.join(', ')}.`);
+      }
+      if (brandIds !== undefined && (!Array.isArray(brandIds) || brandIds.length === 0 || !brandIds.every((id) => typeof id === 'string' && state.brand(id) !== undefined))) {
+        errors.add('brandIds', 'invalid', 'brandIds must be a non-empty list of brand ids.');
+      }
+      if (revoked !== undefined && typeof revoked !== 'boolean') errors.add('revoked', 'invalid', 'revoked must be true or false.');
+      errors.throwIfAny();
+      if (webhookUrl !== undefined) key.webhookUrl = webhookUrl as string | null;
+      if (scopes !== undefined) key.scopes = [...new Set(scopes as Scope[])];
+      if (brandIds !== undefined) key.brandIds = [...new Set(brandIds as string[])];
+      if (revoked !== undefined) key.revoked = revoked as boolean;
+      return ok(keyInfoJson(key));
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/faults',
+    handle: ({ services, body }) => {
+      const errors = new FieldErrors();
+      const faults = readFaultsBody(body ?? {}, errors);
+      errors.throwIfAny();
+      Object.assign(services.faults, faults);
+      return ok(services.faults);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/deliveries',
+    handle: ({ services }) => ok({ items: services.webhooks.records }),
+  },
+];
+
+const router = new Router(routes);
+
+/** Routes first (404/405 before anything is read), then the body, then the move. */
+export async function handleAdmin(services: AdminServices, method: string, path: string, readBody: () => Promise<unknown>): Promise<ApiResult> {
+  const { route, params } = router.match(method, path);
+  const body = await readBody();
+  return route.handle({ services, params, body });
+}

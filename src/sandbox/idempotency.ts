@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { MICROS_PER_DAY, type VirtualClock } from './clock.js';
+import { ApiProblem } from './errors.js';
+
+const RETENTION_MICROS = 7 * MICROS_PER_DAY;
+
+export interface StoredResponse {
+  status: number;
+  body: string;
+}
+
+interface Entry {
+  fingerprint: string;
+  createdAt: number;
+  /** null while the first request with this key is still running. */
+  response: StoredResponse | null;
+}
+
+/** JSON with object keys sorted at every level: key order and whitespace stop mattering. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** "Same request" = same method, path, query and JSON content. */
+export function requestFingerprint(method: string, path: string, query: URLSearchParams, body: unknown): string {
+  const params = [...query.entries()].sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
+  return createHash('sha256')
+    .update(`${method}\n${path}\n${JSON.stringify(params)}\n${body === undefined ? '' : canonicalJson(body)}`)
+    .digest('hex');
+}
+
+export type IdempotencyResult = { replay: StoredResponse } | { run: { finish(response: StoredResponse): void } };
+
+/** Idempotency keys per API key, kept 7 days on the virtual clock; only 2xx responses are stored. */
+export class IdempotencyStore {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly clock: VirtualClock) {}
+
+  begin(keyName: string, idempotencyKey: string, fingerprint: string): IdempotencyResult {
+    const id = `${keyName}\n${idempotencyKey}`;
+    const now = this.clock.now();
+    const existing = this.entries.get(id);
+    if (existing !== undefined && existing.createdAt + RETENTION_MICROS > now) {
+      if (existing.fingerprint !== fingerprint) {
+        throw new ApiProblem(422, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
+      }
+      if (existing.response === null) {
+        throw new ApiProblem(409, 'idempotency_request_in_progress', 'A request with this Idempotency-Key is still running; retry in a few seconds.');
+      }
+      return { replay: existing.response };
+    }
+    const entry: Entry = { fingerprint, createdAt: now, response: null };
+    this.entries.set(id, entry);
+    return {
+      run: {
+        finish: (response) => {
+          if (response.status >= 200 && response.status < 300) entry.response = response;
+          else this.entries.delete(id);
+        },
+      },
+    };
+  }
+
+  /** Forgets keys older than 7 days. */
+  prune(): void {
+    const cutoff = this.clock.now() - RETENTION_MICROS;
+    for (const [id, entry] of this.entries) {
+      if (entry.createdAt <= cutoff && entry.response !== null) this.entries.delete(id);
+    }
+  }
+}

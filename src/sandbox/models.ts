@@ -1,0 +1,258 @@
+import { formatNullableTimestamp, formatTimestamp } from './clock.js';
+
+export type Scope = 'PERSONAL_LINKS' | 'REWARD_STORES';
+export const SCOPES: readonly Scope[] = ['PERSONAL_LINKS', 'REWARD_STORES'];
+
+/** Text in several languages; `en-US` is always present and is the fallback. */
+export type LocalizedText = Readonly<{ 'en-US': string } & Record<string, string>>;
+
+export function translate(text: LocalizedText, locale: string): string {
+  return text[locale] ?? text['en-US'];
+}
+
+export interface Brand {
+  id: string;
+  name: string;
+}
+
+export interface ApiKeyRecord {
+  name: string;
+  apiKey: string;
+  scopes: Scope[];
+  brandIds: string[];
+  webhookUrl: string | null;
+  webhookSecret: string;
+  revoked: boolean;
+}
+
+export type CustomFieldType = 'TEXT' | 'CHECKBOX' | 'DROPDOWN';
+
+export interface CustomField {
+  id: string;
+  label: string;
+  type: CustomFieldType;
+  required: boolean;
+  options: string[];
+}
+
+export interface CustomFieldAnswer {
+  fieldId: string;
+  textValue: string | null;
+  checked: boolean | null;
+}
+
+export interface Tenant {
+  id: string;
+  locales: string[];
+  approvalRequired: boolean;
+  customFields: CustomField[];
+  apiAccess: boolean;
+  rateLimitPerMinute: number;
+}
+
+/** PREPARING is the campaign "still being prepared": never listed, refused as not active. */
+export type CampaignStatus = 'ACTIVE' | 'COMPLETED' | 'PREPARING';
+
+export interface Campaign {
+  id: string;
+  name: string;
+  status: CampaignStatus;
+  brandIds: string[];
+  expiresAt: number | null;
+}
+
+export type LinkStatus = 'REQUESTED' | 'ACTIVE' | 'CLAIMED' | 'EXPIRED' | 'CANCELLED';
+export const LINK_STATUSES: readonly LinkStatus[] = ['REQUESTED', 'ACTIVE', 'CLAIMED', 'EXPIRED', 'CANCELLED'];
+
+/**
+ * A personal link. The fields after `updatedAt` are private to the sandbox and never serialised:
+ * the API must not reveal a player's name, e-mail or message.
+ */
+export interface PersonalLink {
+  id: string;
+  campaignId: string | null;
+  brandId: string;
+  status: LinkStatus;
+  customFields: readonly CustomFieldAnswer[];
+  expiresAt: number | null;
+  createdAt: number;
+  approvedAt: number | null;
+  claimedAt: number | null;
+  cancelledAt: number | null;
+  updatedAt: number;
+  /** Name of the API key that created it; null when the team created it. */
+  createdBy: string | null;
+  fullName: string;
+  email: string | null;
+  message: string | null;
+  locale: string;
+  cancelReason: string | null;
+}
+
+export type OrderStatus = 'REQUESTED' | 'PROCESSING' | 'SENT' | 'COMPLETED' | 'CANCELLED';
+export const ORDER_STATUSES: readonly OrderStatus[] = ['REQUESTED', 'PROCESSING', 'SENT', 'COMPLETED', 'CANCELLED'];
+
+export interface Currency {
+  name: string;
+  symbol: string;
+}
+
+export interface Shipment {
+  carrier: string | null;
+  trackingReference: string | null;
+  trackingUrl: string | null;
+}
+
+export interface Recipient {
+  name: string;
+  email: string | null;
+  phone: string;
+  address: { street: string; city: string; postalCode: string | null; country: string };
+}
+
+/** A store order. Fields after `updatedAt` are private (address, contact, who placed it). */
+export interface Order {
+  id: string;
+  reference: string;
+  storeId: string;
+  brandId: string;
+  productId: string;
+  productName: string;
+  variations: Record<string, string>;
+  status: OrderStatus;
+  coinPrice: string;
+  currency: Currency;
+  deliveryCountry: string;
+  customFields: readonly CustomFieldAnswer[];
+  shipment: Shipment | null;
+  createdAt: number;
+  updatedAt: number;
+  /** Name of the placing key; null for the order a player's claim places (it belongs to no key). */
+  placedBy: string | null;
+  locale: string;
+  recipient: Recipient | null;
+  additionalDetails: string | null;
+}
+
+export interface GiftDimension {
+  name: string;
+  label: LocalizedText;
+  values: { value: string; label: LocalizedText }[];
+}
+
+export interface GiftCombination {
+  variations: Record<string, string>;
+  /** Units left; 0 means sold out. */
+  stock: number;
+}
+
+export interface Gift {
+  productId: string;
+  name: LocalizedText;
+  description: LocalizedText | null;
+  /** Image names served under /images; the first is the thumbnail. */
+  images: string[];
+  dimensions: GiftDimension[];
+  combinations: GiftCombination[];
+  /** Price per delivery country, falling back to `default`. */
+  prices: { default: string } & Record<string, string>;
+  countries: string[];
+  /** Brands of the store that may offer it; null means all of them. */
+  brandIds: string[] | null;
+  published: boolean;
+  availableFrom: number | null;
+}
+
+export interface StoreSection {
+  id: string;
+  name: LocalizedText;
+  gifts: Gift[];
+}
+
+export interface RewardStore {
+  id: string;
+  name: string;
+  description: string | null;
+  brandIds: string[];
+  startsAt: number | null;
+  endsAt: number | null;
+  banner: string | null;
+  currency: { name: LocalizedText; symbol: LocalizedText };
+  sections: StoreSection[];
+}
+
+export type EventType =
+  | 'personal_link.created'
+  | 'personal_link.approved'
+  | 'personal_link.claimed'
+  | 'personal_link.cancelled'
+  | 'personal_link.expired'
+  | 'order.approved'
+  | 'order.cancelled'
+  | 'order.sent'
+  | 'order.completed';
+
+/** A recorded event: its JSON is made once, so the feed item and the webhook body are the same bytes. */
+export interface StoredEvent {
+  seq: number;
+  id: string;
+  type: EventType;
+  occurredAt: number;
+  json: string;
+  brandId: string;
+  subject: 'link' | 'order';
+  /** Key whose own request made the change; null for the team, the service or a player. */
+  actorKey: string | null;
+  /** For order events: the key that placed the order (null for claim orders). */
+  orderOwner: string | null;
+}
+
+export function linkJson(link: PersonalLink): Record<string, unknown> {
+  return {
+    id: link.id,
+    campaignId: link.campaignId,
+    selection: link.campaignId === null ? 'CATALOG' : null,
+    brandId: link.brandId,
+    status: link.status,
+    claimUrl: `https://gifts.svc.example/claim/${link.id}`,
+    customFields: link.customFields,
+    expiresAt: formatNullableTimestamp(link.expiresAt),
+    createdAt: formatTimestamp(link.createdAt),
+    approvedAt: formatNullableTimestamp(link.approvedAt),
+    claimedAt: formatNullableTimestamp(link.claimedAt),
+    cancelledAt: formatNullableTimestamp(link.cancelledAt),
+    updatedAt: formatTimestamp(link.updatedAt),
+  };
+}
+
+export function orderJson(order: Order): Record<string, unknown> {
+  return {
+    id: order.id,
+    reference: order.reference,
+    storeId: order.storeId,
+    brandId: order.brandId,
+    productId: order.productId,
+    productName: order.productName,
+    variations: order.variations,
+    status: order.status,
+    coinPrice: order.coinPrice,
+    currency: order.currency,
+    deliveryCountry: order.deliveryCountry,
+    customFields: order.customFields,
+    shipment: order.shipment,
+    createdAt: formatTimestamp(order.createdAt),
+    updatedAt: formatTimestamp(order.updatedAt),
+  };
+}
+
+export function keyInfoJson(key: ApiKeyRecord): Record<string, unknown> {
+  return {
+    name: key.name,
+    apiKey: key.apiKey,
+    scopes: key.scopes,
+    brandIds: key.brandIds,
+    webhookUrl: key.webhookUrl,
+    webhookSecret: key.webhookSecret,
+    revoked: key.revoked,
+  };
+}

@@ -1,0 +1,43 @@
+import { formatNullableTimestamp } from '../clock.js';
+import { encodeNameCursor, pageByName, readLimit, readNameCursor } from '../paging.js';
+import type { ApiRoute } from '../router.js';
+import { ok, queryValue } from '../router.js';
+import { FieldErrors } from '../validate.js';
+
+export const campaignRoutes: ApiRoute[] = [
+  {
+    method: 'GET',
+    path: '/campaigns',
+    scope: 'PERSONAL_LINKS',
+    idempotency: 'none',
+    handle: ({ state, key, query }) => {
+      const errors = new FieldErrors();
+      const brandId = errors.optionalUuid(queryValue(query, 'brandId'), 'brandId');
+      const status = query.get('status') ?? 'ACTIVE';
+      if (status !== 'ACTIVE' && status !== 'COMPLETED') errors.add('status', 'invalid', 'status must be ACTIVE or COMPLETED.');
+      const limit = readLimit(query, errors);
+      const after = readNameCursor(query, errors, 'campaigns');
+      errors.throwIfAny();
+
+      const now = state.clock.now();
+      const listed = state.campaigns.filter(
+        (c) =>
+          c.status !== 'PREPARING' &&
+          c.brandIds.some((b) => key.brandIds.includes(b)) &&
+          (brandId === undefined || (c.brandIds.includes(brandId) && key.brandIds.includes(brandId))) &&
+          state.campaignIsActive(c, now) === (status === 'ACTIVE'),
+      );
+      const page = pageByName(listed, after, limit);
+      return ok({
+        items: page.items.map((c) => ({
+          id: c.id,
+          name: c.name,
+          status: state.campaignIsActive(c, now) ? 'ACTIVE' : 'COMPLETED',
+          brandIds: c.brandIds.filter((b) => key.brandIds.includes(b)),
+          expiresAt: formatNullableTimestamp(c.expiresAt),
+        })),
+        nextCursor: page.continueAfter === null ? null : encodeNameCursor('campaigns', page.continueAfter),
+      });
+    },
+  },
+];

@@ -1,0 +1,124 @@
+import { ApiProblem, notFound } from '../errors.js';
+import { LINK_STATUSES, type LinkStatus, type PersonalLink, linkJson } from '../models.js';
+import { encodeTimeCursor, pageNewestFirst, readLimit, readTimeCursor } from '../paging.js';
+import type { ApiContext, ApiRoute } from '../router.js';
+import { bodyObject, ok, pathId, queryValue } from '../router.js';
+import { FieldErrors, readCustomFieldAnswers } from '../validate.js';
+
+/** A link the key may read: one of its brands (records of other brands are 404). */
+function visibleLink(ctx: ApiContext): PersonalLink {
+  const link = ctx.state.link(pathId(ctx, 'linkId', 'The personal link'));
+  if (link === undefined || !ctx.key.brandIds.includes(link.brandId)) throw notFound('The personal link');
+  return link;
+}
+
+export const linkRoutes: ApiRoute[] = [
+  {
+    method: 'GET',
+    path: '/personal-links',
+    scope: 'PERSONAL_LINKS',
+    idempotency: 'none',
+    handle: ({ state, key, query }) => {
+      const errors = new FieldErrors();
+      const brandId = errors.optionalUuid(queryValue(query, 'brandId'), 'brandId');
+      const campaignId = errors.optionalUuid(queryValue(query, 'campaignId'), 'campaignId');
+      const status = query.get('status');
+      if (status !== null && !LINK_STATUSES.includes(status as LinkStatus)) {
+        errors.add('status', 'invalid', `status must be one of ${LINK_STATUSES.join(', ')}.`);
+      }
+      const limit = readLimit(query, errors);
+      const after = readTimeCursor(query, errors, 'links');
+      errors.throwIfAny();
+
+      const brands = new Set(key.brandIds);
+      const page = pageNewestFirst(
+        state.links,
+        after,
+        limit,
+        (l) =>
+          brands.has(l.brandId) &&
+          (brandId === undefined || l.brandId === brandId) &&
+          (campaignId === undefined || l.campaignId === campaignId) &&
+          (status === null || l.status === status),
+      );
+      return ok({
+        items: page.items.map(linkJson),
+        nextCursor: page.continueAfter === null ? null : encodeTimeCursor('links', { t: page.continueAfter.createdAt, id: page.continueAfter.id }),
+      });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/personal-links',
+    scope: 'PERSONAL_LINKS',
+    idempotency: 'required',
+    handle: ({ state, key, body: rawBody }) => {
+      const body = bodyObject(rawBody);
+      const errors = new FieldErrors();
+      const campaignId = errors.requiredUuid(body.campaignId, 'campaignId');
+      const fullName = errors.requiredString(body.fullName, 'fullName', 255);
+      const requestedBrandId = errors.optionalUuid(body.brandId, 'brandId');
+      const email = errors.optionalEmail(body.email, 'email');
+      const message = errors.optionalString(body.message, 'message', 255);
+      const locale = errors.optionalLocale(body.locale, 'locale', state.tenant.locales);
+      const customFields = readCustomFieldAnswers(body.customFields, state.tenant.customFields, errors);
+      errors.throwIfAny();
+
+      const campaign = state.campaign(campaignId as string);
+      const usableBrands = campaign?.brandIds.filter((b) => key.brandIds.includes(b)) ?? [];
+      if (campaign === undefined || usableBrands.length === 0) {
+        throw new ApiProblem(422, 'campaign_not_found', `Campaign ${campaignId} does not exist or is not usable with this key.`);
+      }
+      if (!state.campaignIsActive(campaign)) {
+        throw new ApiProblem(422, 'campaign_not_active', `Campaign ${campaign.id} is not active (not ready yet, ended or past its expiry).`);
+      }
+      if (requestedBrandId !== undefined && !usableBrands.includes(requestedBrandId)) {
+        throw new ApiProblem(422, 'campaign_not_found', `Brand ${requestedBrandId} is not one of the campaign's brands usable with this key.`);
+      }
+      if (requestedBrandId === undefined && usableBrands.length > 1) {
+        errors.add('brandId', 'required', 'brandId is required: the key can use more than one of the campaign\'s brands.');
+        errors.throwIfAny();
+      }
+      const link = state.createLink({
+        campaign,
+        brandId: requestedBrandId ?? usableBrands[0],
+        fullName: fullName as string,
+        email: email ?? null,
+        message: message ?? null,
+        locale,
+        customFields,
+        createdBy: key.name,
+      });
+      return ok(linkJson(link), 201);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/personal-links/{linkId}',
+    scope: 'PERSONAL_LINKS',
+    idempotency: 'none',
+    handle: (ctx) => ok(linkJson(visibleLink(ctx))),
+  },
+  {
+    method: 'POST',
+    path: '/personal-links/{linkId}:cancel',
+    scope: 'PERSONAL_LINKS',
+    idempotency: 'optional',
+    handle: (ctx) => {
+      const link = visibleLink(ctx);
+      const errors = new FieldErrors();
+      const reason = errors.requiredString(bodyObject(ctx.body).reason, 'reason', 1000);
+      errors.throwIfAny();
+      if (link.createdBy !== ctx.key.name) {
+        throw new ApiProblem(409, 'not_cancellable', 'Only the key that created a link can cancel it; this one was created elsewhere.', {
+          reason: 'created_elsewhere',
+        });
+      }
+      if (link.status === 'CLAIMED' || link.status === 'EXPIRED') {
+        throw new ApiProblem(409, 'not_cancellable', `The link is ${link.status} and can no longer be cancelled.`, { currentStatus: link.status });
+      }
+      ctx.state.cancelLink(link, reason as string, ctx.key.name);
+      return ok(linkJson(link));
+    },
+  },
+];

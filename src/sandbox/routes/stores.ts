@@ -1,0 +1,123 @@
+import { formatNullableTimestamp } from '../clock.js';
+import { notFound } from '../errors.js';
+import { type Gift, type RewardStore, translate } from '../models.js';
+import { encodeNameCursor, pageByName, readLimit, readNameCursor } from '../paging.js';
+import type { ApiRoute } from '../router.js';
+import { ok, pathId, queryValue } from '../router.js';
+import { FieldErrors } from '../validate.js';
+
+const IMAGE_WIDTHS = [320, 640, 1280];
+
+/** Image addresses point at this sandbox's /images, which opens without a key. */
+export function imageJson(origin: string, name: string): Record<string, unknown> {
+  const variants = IMAGE_WIDTHS.map((width) => ({ url: `${origin}/images/${name}-${width}.png`, width }));
+  return { url: variants[variants.length - 1].url, variants };
+}
+
+export function giftPrice(gift: Gift, country: string): string {
+  return gift.prices[country] ?? gift.prices.default;
+}
+
+export function storeCurrency(store: RewardStore, locale: string): { name: string; symbol: string } {
+  return { name: translate(store.currency.name, locale), symbol: translate(store.currency.symbol, locale) };
+}
+
+function giftJson(gift: Gift, country: string, locale: string, origin: string): Record<string, unknown> {
+  return {
+    productId: gift.productId,
+    name: translate(gift.name, locale),
+    description: gift.description === null ? null : translate(gift.description, locale),
+    thumbnail: gift.images.length === 0 ? null : imageJson(origin, gift.images[0]),
+    gallery: gift.images.slice(1).map((name) => imageJson(origin, name)),
+    dimensions: gift.dimensions.map((d) => ({
+      name: d.name,
+      label: translate(d.label, locale),
+      values: d.values.map((v) => ({ value: v.value, label: translate(v.label, locale) })),
+    })),
+    // Sold-out combinations are left out: only what can be ordered now is offered.
+    combinations: gift.combinations.filter((c) => c.stock > 0).map((c) => ({ variations: c.variations })),
+    coinPrice: giftPrice(gift, country),
+  };
+}
+
+export const storeRoutes: ApiRoute[] = [
+  {
+    method: 'GET',
+    path: '/reward-stores',
+    scope: 'REWARD_STORES',
+    idempotency: 'none',
+    handle: ({ state, key, query }) => {
+      const errors = new FieldErrors();
+      const brandId = errors.optionalUuid(queryValue(query, 'brandId'), 'brandId');
+      const limit = readLimit(query, errors);
+      const after = readNameCursor(query, errors, 'stores');
+      errors.throwIfAny();
+
+      const now = state.clock.now();
+      const listed = state.stores.filter(
+        (s) =>
+          state.storePhase(s, now) !== 'ENDED' &&
+          s.brandIds.some((b) => key.brandIds.includes(b)) &&
+          (brandId === undefined || (s.brandIds.includes(brandId) && key.brandIds.includes(brandId))),
+      );
+      const page = pageByName(listed, after, limit);
+      return ok({
+        items: page.items.map((s) => ({
+          id: s.id,
+          name: s.name,
+          brandIds: s.brandIds.filter((b) => key.brandIds.includes(b)),
+          phase: state.storePhase(s, now),
+          startsAt: formatNullableTimestamp(s.startsAt),
+          endsAt: formatNullableTimestamp(s.endsAt),
+        })),
+        nextCursor: page.continueAfter === null ? null : encodeNameCursor('stores', page.continueAfter),
+      });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/reward-stores/{storeId}',
+    scope: 'REWARD_STORES',
+    idempotency: 'none',
+    handle: (ctx) => {
+      const { state, key, query, origin } = ctx;
+      const storeId = pathId(ctx, 'storeId', 'The reward store');
+      const errors = new FieldErrors();
+      const brandId = errors.requiredUuid(queryValue(query, 'brandId'), 'brandId');
+      const country = errors.requiredCountry(queryValue(query, 'country'), 'country');
+      const locale = errors.optionalLocale(queryValue(query, 'locale'), 'locale', state.tenant.locales);
+      errors.throwIfAny();
+
+      const now = state.clock.now();
+      const store = state.store(storeId);
+      const phase = store === undefined ? 'ENDED' : state.storePhase(store, now);
+      if (store === undefined || phase === 'ENDED' || !store.brandIds.includes(brandId as string) || !key.brandIds.includes(brandId as string)) {
+        throw notFound('The reward store');
+      }
+      const brand = state.brand(brandId as string);
+      const sections = store.sections
+        .map((section) => ({
+          id: section.id,
+          name: translate(section.name, locale),
+          items: section.gifts
+            .filter((gift) => state.giftUnavailableReason(store, gift, brandId as string, country as string, now) === null)
+            .map((gift) => giftJson(gift, country as string, locale, origin)),
+        }))
+        .filter((section) => section.items.length > 0);
+      return ok({
+        id: store.id,
+        name: store.name,
+        description: store.description,
+        phase,
+        startsAt: formatNullableTimestamp(store.startsAt),
+        endsAt: formatNullableTimestamp(store.endsAt),
+        banner: store.banner === null ? null : imageJson(origin, store.banner),
+        brand: { id: brand?.id, name: brand?.name },
+        currency: storeCurrency(store, locale),
+        country,
+        locale,
+        sections,
+      });
+    },
+  },
+];

@@ -1,0 +1,34 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Sandbox } from './app.js';
+
+export interface ListeningSandbox {
+  server: http.Server;
+  /** `http://host:port`, with the port actually bound (for `--port 0`). */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Serves a sandbox on host:port; closing also ends keep-alive connections and the sandbox's timers. */
+export async function listen(sandbox: Sandbox, host: string, port: number): Promise<ListeningSandbox> {
+  const server = http.createServer({ keepAliveTimeout: 5_000 }, sandbox.handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port: boundPort } = server.address() as AddressInfo;
+  const hostInUrl = host.includes(':') ? `[${host}]` : host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return {
+    server,
+    origin: `http://${hostInUrl}:${boundPort}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        sandbox.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
