@@ -1,0 +1,102 @@
+/**
+ * The event feed as a producer: an async generator of typed elements (a page of events, "caught
+ * up", a status line) that pages through GET /events, then, with `follow`, polls for more. It never
+ * writes anything itself; `tail` renders the elements and saves the cursor after each page.
+ * In follow mode transient failures (429, 5xx, time-outs, connection errors still failing after the
+ * client's own retries) become status elements and the loop carries on with growing waits; refusals
+ * such as 401, 403, 400 end it.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { ApiClient } from '../../api/client.js';
+import type { Page } from '../../api/paginate.js';
+import { backoffMs } from '../../api/retry.js';
+import type { SvcEvent } from '../../api/types.js';
+import { ExitCode, InterruptedError, SvcError } from '../../core/errors.js';
+
+/** One event with the exact text it is printed and forwarded as. */
+export interface FeedEvent {
+  event: SvcEvent;
+  raw: string;
+}
+
+export type FeedElement =
+  /** a page of events, and the cursor that resumes after its last event */
+  | { kind: 'page'; events: FeedEvent[]; cursor: string | null }
+  /** the feed has no more events for now (emitted once, at the end of the catch-up) */
+  | { kind: 'caught-up'; cursor: string | null }
+  | { kind: 'status'; level: 'warning' | 'info'; message: string };
+
+export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
+
+export interface FeedOptions {
+  client: ApiClient;
+  after?: string;
+  limit?: number;
+  follow: boolean;
+  intervalMs: number;
+  signal: AbortSignal;
+  sleep?: Sleep;
+}
+
+/** Waits between failed polls stop growing here, so an outage ends within half a minute of recovery. */
+const MAX_FAILURE_WAIT_MS = 30_000;
+
+const abortableSleep: Sleep = async (ms, signal) => {
+  try {
+    await delay(ms, undefined, { signal });
+  } catch (error) {
+    if (signal.aborted) throw new InterruptedError();
+    throw error;
+  }
+};
+
+export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
+  const sleep = options.sleep ?? abortableSleep;
+  let cursor: string | null = options.after ?? null;
+  let caughtUp = false;
+  let failures = 0;
+  for (;;) {
+    let page: Page<unknown>;
+    try {
+      page = await options.client.get<Page<unknown>>('/events', {
+        query: { after: cursor ?? undefined, limit: options.limit },
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (!options.follow || !isTransient(error)) throw error;
+      const waitMs = Math.min(MAX_FAILURE_WAIT_MS, backoffMs(failures));
+      failures++;
+      yield { kind: 'status', level: 'warning', message: `feed unavailable (${(error as Error).message}); trying again in ${Math.ceil(waitMs / 1000)}s` };
+      await sleep(waitMs, options.signal);
+      continue;
+    }
+    if (failures > 0) {
+      failures = 0;
+      yield { kind: 'status', level: 'info', message: 'feed reachable again' };
+    }
+    const items = Array.isArray(page?.items) ? page.items : [];
+    const nextCursor = typeof page?.nextCursor === 'string' && page.nextCursor !== '' ? page.nextCursor : null;
+    // nextCursor comes with every page, the last included; keep the last one given.
+    const previous = cursor;
+    cursor = nextCursor ?? cursor;
+    if (items.length > 0) yield { kind: 'page', events: items.map(toFeedEvent), cursor };
+    // An empty page means caught up; so does a cursor that does not move (it would repeat the page).
+    if (items.length > 0 && cursor !== null && cursor !== previous) continue;
+    if (!caughtUp) {
+      caughtUp = true;
+      yield { kind: 'caught-up', cursor };
+    }
+    if (!options.follow) return;
+    await sleep(options.intervalMs, options.signal);
+  }
+}
+
+/** Failures worth waiting out: the service is busy or unreachable, not refusing us. */
+export function isTransient(error: unknown): boolean {
+  return error instanceof SvcError && error.exitCode === ExitCode.unavailable;
+}
+
+/** Unknown shapes and types pass through untouched: they are shown, never dropped. */
+function toFeedEvent(item: unknown): FeedEvent {
+  return { event: (item ?? {}) as SvcEvent, raw: JSON.stringify(item) };
+}

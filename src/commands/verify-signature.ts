@@ -1,0 +1,126 @@
+/**
+ * `svc verify-signature`: checks a Svc-Signature header against the raw payload bytes, prints a
+ * verdict with its evidence and, when invalid, the mistake that explains it. Exit 0 valid, 1 invalid.
+ */
+import type { Context } from '../core/context.js';
+import { ExitCode, UsageError } from '../core/errors.js';
+import type { Output } from '../core/output.js';
+import { DEFAULT_TOLERANCE_SECONDS, verifySignature, type InvalidReason, type Verification } from '../core/signature.js';
+import { diagnose, type Cause } from '../core/signature-diagnose.js';
+import { knownSecrets, resolveWebhookSecret } from '../core/signature-secret.js';
+import { readFileOrStdin } from '../core/stdin.js';
+
+export interface VerifyOptions {
+  header?: string;
+  payloadFile?: string;
+  secretStdin?: boolean;
+  tolerance?: string;
+  now?: string;
+}
+
+/** What `-o json|jsonl` prints: the verdict and every piece of evidence, never the secret. */
+export interface VerifyReport {
+  valid: boolean;
+  reason: InvalidReason | null;
+  detail: string;
+  cause: string | null;
+  causes: Cause[];
+  problems: string[];
+  timestamp: number | null;
+  now: number;
+  skewSeconds: number | null;
+  toleranceSeconds: number;
+  signatures: string[];
+  otherSchemes: string[];
+  expected: string | null;
+  signatureMatches: boolean;
+  secretSource: string;
+}
+
+export async function run(ctx: Context, opts: VerifyOptions): Promise<number> {
+  if (opts.header === undefined) throw new UsageError('--header: required (the Svc-Signature header value)');
+  if (opts.payloadFile === undefined) throw new UsageError('--payload-file: required (the raw body as received, - for stdin)');
+  if (opts.payloadFile === '-' && opts.secretStdin) throw new UsageError('--payload-file - and --secret-stdin cannot both read standard input');
+  const toleranceSeconds = unixSeconds(opts.tolerance, '--tolerance') ?? DEFAULT_TOLERANCE_SECONDS;
+  const now = unixSeconds(opts.now, '--now') ?? Math.floor(Date.now() / 1000);
+  const { secret, source } = await resolveWebhookSecret(ctx, { secretStdin: opts.secretStdin, stdinFlag: true });
+  const payload = await readFileOrStdin(opts.payloadFile, ctx.io.streams.stdin, '--payload-file');
+
+  const verification = verifySignature({ header: opts.header, payload, secret, now, toleranceSeconds });
+  const causes = verification.valid ? [] : diagnose({ verification, payload, secret, otherSecrets: await knownSecrets(ctx) });
+  const report = toReport(verification, causes, now, source);
+  const output = await ctx.output();
+  await output.object(report, (value) => renderReport(output, value));
+  return report.valid ? ExitCode.ok : ExitCode.refused;
+}
+
+/** Whole seconds, as `--now` and `--tolerance` take them. */
+export function unixSeconds(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim())) throw new UsageError(`${flag}: must be whole seconds (digits only), got ${JSON.stringify(value)}`);
+  return Number(value.trim());
+}
+
+export function toReport(verification: Verification, causes: Cause[], now: number, secretSource: string): VerifyReport {
+  return {
+    valid: verification.valid,
+    reason: verification.reason,
+    detail: describeVerdict(verification),
+    cause: causes[0]?.code ?? null,
+    causes,
+    problems: verification.header.problems,
+    timestamp: verification.timestamp,
+    now,
+    skewSeconds: verification.skewSeconds,
+    toleranceSeconds: verification.toleranceSeconds,
+    signatures: verification.header.signatures,
+    otherSchemes: verification.header.otherSchemes,
+    expected: verification.expected,
+    signatureMatches: verification.signatureMatches,
+    secretSource,
+  };
+}
+
+function describeVerdict(verification: Verification): string {
+  const count = verification.header.signatures.length;
+  switch (verification.reason) {
+    case null:
+      return `valid: a v1 signature matches and t is within ±${verification.toleranceSeconds}s`;
+    case 'malformed_header':
+      return `malformed header: ${verification.header.problems.join('; ')}`;
+    case 'timestamp_outside_tolerance':
+      return `t is ${Math.abs(verification.skewSeconds!)}s ${verification.skewSeconds! < 0 ? 'in the past' : 'in the future'}, beyond the ±${verification.toleranceSeconds}s tolerance${verification.signatureMatches ? ' (the signature itself matches)' : ''}`;
+    case 'no_matching_signature':
+      return `none of the ${count} v1 signature${count === 1 ? '' : 's'} matches the payload and secret`;
+  }
+}
+
+function renderReport(output: Output, report: VerifyReport): string {
+  const { chalk } = output;
+  const row = (label: string, value: string) => `  ${chalk.bold(label.padEnd(9))} ${value}`;
+  const lines = [report.valid ? chalk.green(`✓ ${report.detail}`) : chalk.red(`✗ invalid: ${report.reason}: ${report.detail}`)];
+  for (const cause of report.causes) lines.push(`  ${chalk.yellow('likely cause')}: ${cause.message} [${cause.code}]`);
+  if (!report.valid && report.causes.length === 0 && report.reason === 'no_matching_signature') {
+    lines.push(`  ${chalk.yellow('likely cause')}: no known mistake explains it; the secret (${report.secretSource}) is probably not the sender's (rotated?) or the body was changed`);
+  }
+  if (report.timestamp !== null) {
+    lines.push(row('t', `${report.timestamp} (${isoOrRaw(report.timestamp)})`));
+    lines.push(row('skew', `${signed(report.skewSeconds!)}s from now (${report.now}); tolerance ±${report.toleranceSeconds}s`));
+  }
+  if (report.signatures.length === 0) lines.push(row('v1', chalk.dim('none')));
+  for (const signature of report.signatures) {
+    lines.push(row('v1', `${signature}${signature === report.expected ? chalk.green('  matches') : ''}`));
+  }
+  if (report.otherSchemes.length > 0) lines.push(row('ignored', report.otherSchemes.join(', ')));
+  if (report.expected !== null) lines.push(row('expected', `${report.expected}  (secret from ${report.secretSource})`));
+  return lines.join('\n');
+}
+
+function signed(value: number): string {
+  return value > 0 ? `+${value}` : String(value);
+}
+
+function isoOrRaw(seconds: number): string {
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? 'not a date' : date.toISOString().replace('.000Z', 'Z');
+}

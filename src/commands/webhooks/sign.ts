@@ -1,0 +1,33 @@
+/**
+ * `svc webhooks sign`: prints the `Svc-Signature` value the service would send for a payload, so a
+ * receiver can be tested with curl. The bare value is printed unless `-o json|jsonl` is asked for
+ * explicitly, so `$(svc webhooks sign …)` works in a pipe, where jsonl is the default format.
+ */
+import type { Context } from '../../core/context.js';
+import { UsageError } from '../../core/errors.js';
+import { computeSignature } from '../../core/signature.js';
+import { resolveWebhookSecret } from '../../core/signature-secret.js';
+import { readFileOrStdin } from '../../core/stdin.js';
+import { unixSeconds } from '../verify-signature.js';
+
+export interface SignOptions {
+  payloadFile?: string;
+  secretStdin?: boolean;
+  timestamp?: string;
+}
+
+export async function run(ctx: Context, opts: SignOptions): Promise<void> {
+  if (opts.payloadFile === undefined) throw new UsageError('--payload-file: required (the raw body to sign, - for stdin)');
+  if (opts.payloadFile === '-' && opts.secretStdin) throw new UsageError('--payload-file - and --secret-stdin cannot both read standard input');
+  const timestamp = unixSeconds(opts.timestamp, '--timestamp') ?? Math.floor(Date.now() / 1000);
+  const { secret } = await resolveWebhookSecret(ctx, { secretStdin: opts.secretStdin, stdinFlag: true });
+  const payload = await readFileOrStdin(opts.payloadFile, ctx.io.streams.stdin, '--payload-file');
+  const signature = computeSignature(secret, timestamp, payload);
+  const header = `t=${timestamp},v1=${signature}`;
+  if (ctx.options.output === 'json' || ctx.options.output === 'jsonl') {
+    const output = await ctx.output();
+    await output.object({ header, timestamp, signature });
+    return;
+  }
+  await ctx.io.write(`${header}\n`);
+}

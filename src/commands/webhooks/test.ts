@@ -1,0 +1,29 @@
+/**
+ * `svc webhooks test`: asks the service to send a signed ping to the key's webhook URL and shows
+ * what the receiver answered. Exit 0 only when it answered 2xx, else 1.
+ */
+import type { WebhookTestResult } from '../../api/types.js';
+import type { Context } from '../../core/context.js';
+import { ExitCode } from '../../core/errors.js';
+import type { Output } from '../../core/output.js';
+
+export async function run(ctx: Context): Promise<number> {
+  const client = await ctx.client();
+  if (ctx.io.stderrIsTTY) ctx.io.info('Sending a ping to the key\'s webhook URL (the service waits up to 15 s for the receiver)…');
+  // The spec does not show a request body; an empty JSON object is the neutral choice.
+  const { body: result } = await client.post<WebhookTestResult>('/webhooks:test', {}, { signal: ctx.signal });
+  const output = await ctx.output();
+  await output.object(result, (value) => renderResult(output, value));
+  return delivered(result) ? ExitCode.ok : ExitCode.refused;
+}
+
+export function delivered(result: WebhookTestResult): boolean {
+  return typeof result?.responseStatus === 'number' && result.responseStatus >= 200 && result.responseStatus < 300;
+}
+
+function renderResult(output: Output, result: WebhookTestResult): string {
+  const { chalk } = output;
+  const status = result.responseStatus === null ? 'no response' : `answered ${result.responseStatus}`;
+  if (delivered(result)) return chalk.green(`✓ ping delivered: the receiver ${status}`);
+  return [chalk.red(`✗ ping not delivered: ${status}`), `  error: ${result.error ?? 'none given'}`].join('\n');
+}

@@ -1,0 +1,177 @@
+/**
+ * Why a signature does not verify. Support sees the same few mistakes again and again, so instead
+ * of guessing we re-sign the delivery with each known mistake applied (to the body, the secret, the
+ * timestamp) and report the variant whose signature is in the header. Secrets are never reported,
+ * only where a matching one came from.
+ */
+import { hmacHex, type Verification } from './signature.js';
+
+export type CauseCode =
+  | 'body_reserialized'
+  | 'whitespace_changed'
+  | 'trailing_newline_added'
+  | 'trailing_newline_lost'
+  | 'line_endings_changed'
+  | 'secret_hex_decoded'
+  | 'secret_whitespace'
+  | 'wrong_secret'
+  | 'timestamp_milliseconds'
+  | 'signed_without_timestamp'
+  | 'stale_timestamp'
+  | 'future_timestamp';
+
+export interface Cause {
+  code: CauseCode;
+  message: string;
+  /** for wrong_secret: where the secret that matches is stored (e.g. `profile staging`) */
+  secretSource?: string;
+}
+
+/** A secret the user has elsewhere (another profile, the environment), labelled by where it lives. */
+export interface KnownSecret {
+  source: string;
+  secret: string;
+}
+
+export interface DiagnoseInput {
+  verification: Verification;
+  payload: Buffer;
+  secret: string;
+  /** other secrets to try for "wrong secret"; the one in use may be among them */
+  otherSecrets?: KnownSecret[];
+}
+
+/** One way the sender's signing input may have differed from ours; `cause` undefined means unchanged. */
+interface Variant<T> {
+  value: T;
+  cause?: Cause;
+}
+
+const MILLISECOND_DIGITS = 13;
+
+/** Likely causes, most specific first; empty when nothing known explains the failure. */
+export function diagnose(input: DiagnoseInput): Cause[] {
+  const { verification } = input;
+  const causes: Cause[] = timestampCauses(verification);
+  const timestamp = verification.header.timestamp;
+  if (timestamp !== null && verification.header.signatures.length > 0 && !verification.signatureMatches) {
+    causes.push(...signatureCauses(input, timestamp));
+  }
+  // A millisecond t explains both the skew and a mismatch found by dividing it; say it once.
+  return causes.filter((cause, index) => causes.findIndex((other) => other.code === cause.code) === index);
+}
+
+function timestampCauses(verification: Verification): Cause[] {
+  if (verification.reason !== 'timestamp_outside_tolerance' || verification.skewSeconds === null) return [];
+  if (verification.header.timestamp!.length >= MILLISECOND_DIGITS) {
+    return [{ code: 'timestamp_milliseconds', message: 't looks like unix milliseconds; the scheme uses unix seconds' }];
+  }
+  const seconds = Math.abs(verification.skewSeconds);
+  return verification.skewSeconds < 0
+    ? [{ code: 'stale_timestamp', message: `signed ${seconds}s ago: a replayed or late delivery, or the receiver's clock is ahead` }]
+    : [{ code: 'future_timestamp', message: `signed ${seconds}s in the future: the sender's clock is ahead or the receiver's behind` }];
+}
+
+/** Tries every combination of mistakes, fewest mistakes first, and returns the causes of the first match. */
+function signatureCauses(input: DiagnoseInput, timestamp: string): Cause[] {
+  const wanted = new Set(input.verification.header.signatures);
+  const prefixes = prefixVariants(timestamp);
+  const bodies = payloadVariants(input.payload);
+  const keys = secretVariants(input.secret, input.otherSecrets ?? []);
+  const combinations: { causes: Cause[]; run: () => string }[] = [];
+  for (const prefix of prefixes) {
+    for (const body of bodies) {
+      for (const key of keys) {
+        const causes = [prefix.cause, body.cause, key.cause].filter((cause): cause is Cause => cause !== undefined);
+        if (causes.length > 0) combinations.push({ causes, run: () => hmacHex(key.value, prefix.value, body.value) });
+      }
+    }
+  }
+  combinations.sort((a, b) => a.causes.length - b.causes.length);
+  // Signatures are not secret; a plain set lookup is fine here (the verdict itself used constant time).
+  return combinations.find((combination) => wanted.has(combination.run()))?.causes ?? [];
+}
+
+function prefixVariants(timestamp: string): Variant<string>[] {
+  const variants: Variant<string>[] = [
+    { value: `${timestamp}.` },
+    {
+      value: `${timestamp}000.`,
+      cause: { code: 'timestamp_milliseconds', message: 'the sender signed the time in milliseconds but wrote seconds in t' },
+    },
+    { value: '', cause: { code: 'signed_without_timestamp', message: 'the sender signed the body alone, without "<t>."' } },
+  ];
+  if (timestamp.length >= MILLISECOND_DIGITS) {
+    variants.push({
+      value: `${timestamp.slice(0, -3)}.`,
+      cause: { code: 'timestamp_milliseconds', message: 't is in milliseconds but the signature was made over seconds' },
+    });
+  }
+  return variants;
+}
+
+function payloadVariants(payload: Buffer): Variant<Buffer>[] {
+  const text = payload.toString('utf8');
+  const variants: Variant<string>[] = [];
+  const add = (value: string, code: CauseCode, message: string) => variants.push({ value, cause: { code, message } });
+
+  add(`${text}\n`, 'trailing_newline_lost', 'the body lost a trailing newline that the sender signed');
+  add(`${text}\r\n`, 'trailing_newline_lost', 'the body lost a trailing CRLF that the sender signed');
+  if (/\r?\n$/.test(text)) {
+    add(text.replace(/\r?\n$/, ''), 'trailing_newline_added', 'the body ends with a newline the sender did not sign (added when saving or reading it)');
+  }
+  if (text.includes('\r\n')) add(text.replace(/\r\n/g, '\n'), 'line_endings_changed', 'the body has CRLF line ends; the sender signed LF');
+  if (/(^|[^\r])\n/.test(text)) add(text.replace(/\r?\n/g, '\r\n'), 'line_endings_changed', 'the body has LF line ends; the sender signed CRLF');
+  if (text.trim() !== text) add(text.trim(), 'whitespace_changed', 'whitespace was added around the body');
+  for (const [label, serialised] of reserialisations(text)) {
+    add(serialised, 'body_reserialized', `the body was re-serialised (the sender signed ${label}); verify the raw bytes as received, before any JSON parsing`);
+  }
+  const seen = new Set([text]);
+  const distinct = variants.filter((variant) => !seen.has(variant.value) && seen.add(variant.value));
+  return [{ value: payload }, ...distinct.map((variant) => ({ value: Buffer.from(variant.value, 'utf8'), cause: variant.cause }))];
+}
+
+function reserialisations(text: string): [string, string][] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  return [
+    ['compact JSON', JSON.stringify(parsed)],
+    ['JSON indented by 2 spaces', JSON.stringify(parsed, null, 2)],
+    ['JSON indented by 4 spaces', JSON.stringify(parsed, null, 4)],
+    ['JSON indented by tabs', JSON.stringify(parsed, null, '\t')],
+  ];
+}
+
+function secretVariants(secret: string, others: readonly KnownSecret[]): Variant<Buffer>[] {
+  const variants: Variant<Buffer>[] = [{ value: Buffer.from(secret, 'utf8') }];
+  const trimmed = secret.trim();
+  if (trimmed !== secret) {
+    variants.push({ value: Buffer.from(trimmed, 'utf8'), cause: { code: 'secret_whitespace', message: 'the secret you gave carries whitespace (a newline or spaces); the sender used it without' } });
+  }
+  for (const suffix of ['\n', '\r\n', ' ']) {
+    variants.push({
+      value: Buffer.from(trimmed + suffix, 'utf8'),
+      cause: { code: 'secret_whitespace', message: `the sender's secret carried a trailing ${JSON.stringify(suffix)} (read from a file or an env var with a line end)` },
+    });
+  }
+  if (/^([0-9a-fA-F]{2})+$/.test(trimmed)) {
+    variants.push({
+      value: Buffer.from(trimmed, 'hex'),
+      cause: { code: 'secret_hex_decoded', message: 'the sender hex-decoded the secret; the HMAC key is the secret\'s text bytes, not decoded' },
+    });
+  }
+  const seen = new Set([secret, trimmed]);
+  for (const other of others) {
+    if (seen.has(other.secret)) continue;
+    seen.add(other.secret);
+    variants.push({
+      value: Buffer.from(other.secret, 'utf8'),
+      cause: { code: 'wrong_secret', message: `wrong secret: the signature matches the webhook secret of ${other.source}`, secretSource: other.source },
+    });
+  }
+  return variants;
+}
