@@ -317,6 +317,14 @@ export async function main(argv: string[], streams: IOStreams = process as unkno
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A reader that goes away (`svc links ls --all | head`) is not an error: stop quietly with 0.
+  let brokenPipe = false;
+  const onStdoutError = (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') return;
+    brokenPipe = true;
+    controller.abort();
+  };
+  streams.stdout.on('error', onStdoutError);
   const state: RunState = { exitCode: ExitCode.ok };
   const program = buildProgram(streams, controller.signal, state);
   program.exitOverride();
@@ -332,8 +340,10 @@ export async function main(argv: string[], streams: IOStreams = process as unkno
     await program.parseAsync(argv, { from: 'user' });
     return state.exitCode;
   } catch (error) {
+    if (brokenPipe || (error as NodeJS.ErrnoException)?.code === 'EPIPE') return ExitCode.ok;
     return reportError(error, streams, argv, state.context, controller.signal);
   } finally {
+    streams.stdout.off('error', onStdoutError);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await state.context?.close().catch(() => undefined);

@@ -10,6 +10,7 @@ import { ApiError, InterruptedError, UnavailableError, type Problem } from '../c
 import { redact } from '../core/secrets.js';
 import { USER_AGENT } from '../version.js';
 import { Pacer, type Sleep } from './pacer.js';
+import { loadTransport } from './transport.js';
 import { isRetryable, retryDelayMs, type Outcome } from './retry.js';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -152,7 +153,7 @@ export class ApiClient {
   private dispatcher(): Promise<Dispatcher> {
     this.dispatcherPromise ??= this.options.dispatcher
       ? Promise.resolve(this.options.dispatcher)
-      : import('undici').then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000, connections: 64 }));
+      : loadTransport().then((transport) => transport.createAgent());
     return this.dispatcherPromise;
   }
 
@@ -166,7 +167,7 @@ export class ApiClient {
     | { kind: 'success'; status: number; headers: ApiResponse['headers']; body: unknown }
     | { kind: 'failure'; outcome: Outcome; error: ApiError | UnavailableError }
   > {
-    const { request } = await import('undici');
+    const transport = await loadTransport();
     const dispatcher = await this.dispatcher();
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const signal = userSignal ? AbortSignal.any([userSignal, timeout]) : timeout;
@@ -176,7 +177,7 @@ export class ApiClient {
     let responseHeaders: ApiResponse['headers'];
     let text: string;
     try {
-      const response = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: payload, dispatcher, signal });
+      const response = await transport.request(dispatcher, url, { method: method as Dispatcher.HttpMethod, headers, body: payload, signal });
       status = response.statusCode;
       responseHeaders = response.headers;
       text = await response.body.text();

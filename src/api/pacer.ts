@@ -1,32 +1,54 @@
 /**
- * Client-side pacing: request starts are spaced so one process never exceeds the key's rate.
+ * Client-side pacing: one process never starts more than `ratePerMinute` requests in any
+ * 60-second window (a sliding window over the last N start times). Bursts below the limit go
+ * out at once, so a page-through or a short backfill is not slowed down by the limit it keeps.
  * A 429 pauses every caller that shares the pacer until the server's Retry-After has passed.
  */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
+const WINDOW_MS = 60_000;
+
 export class Pacer {
-  private nextSlot = 0;
+  /** ring buffer of the last `limit` request start times */
+  private readonly starts: number[] = [];
+  private oldest = 0;
   private pausedUntil = 0;
-  readonly intervalMs: number;
 
   constructor(
-    ratePerMinute: number,
+    readonly limit: number,
     private readonly sleep: Sleep,
     private readonly now: () => number = Date.now,
-  ) {
-    this.intervalMs = 60_000 / ratePerMinute;
-  }
+  ) {}
 
-  /** Resolves when this caller may start its request. */
+  /** Resolves when this caller may start its request, and counts the start. */
   async acquire(signal?: AbortSignal): Promise<void> {
-    const now = this.now();
-    const slot = Math.max(now, this.nextSlot, this.pausedUntil);
-    this.nextSlot = slot + this.intervalMs;
-    if (slot > now) await this.sleep(slot - now, signal);
+    for (;;) {
+      const now = this.now();
+      const wait = Math.max(this.pausedUntil - now, this.windowWait(now));
+      if (wait <= 0) {
+        this.record(now);
+        return;
+      }
+      await this.sleep(wait, signal);
+    }
   }
 
   /** Holds every later start until `until` (ms since epoch). */
   pauseUntil(until: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, until);
+  }
+
+  private windowWait(now: number): number {
+    if (this.starts.length < this.limit) return 0;
+    return this.starts[this.oldest] + WINDOW_MS - now;
+  }
+
+  private record(now: number): void {
+    if (this.starts.length < this.limit) {
+      this.starts.push(now);
+      return;
+    }
+    this.starts[this.oldest] = now;
+    this.oldest = (this.oldest + 1) % this.limit;
   }
 }

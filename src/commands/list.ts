@@ -17,7 +17,8 @@ export async function runList<T>(
   flags: ListFlags,
   spec: { path: string; query: Query; columns: Column<T>[]; noun: string; command: string },
 ): Promise<void> {
-  const limit = validate.limit(flags.limit);
+  // With --all, the largest page unless told otherwise: fewer round trips for the same items.
+  const limit = validate.limit(flags.limit) ?? (flags.all ? 100 : undefined);
   if (flags.after !== undefined && flags.after.trim() === '') throw new UsageError('--after: empty cursor');
   const client = await ctx.client();
   const output = await ctx.output();

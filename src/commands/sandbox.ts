@@ -36,7 +36,7 @@ export async function run(ctx: Context, opts: Options): Promise<number> {
       if (!full) return;
       // Lets `svc --profile sandbox …` work at once against this sandbox.
       const config = await ctx.config();
-      config.setProfile(SANDBOX_PROFILE, { baseUrl: info.baseUrl, apiKey: full.apiKey, webhookSecret: full.webhookSecret });
+      await config.setProfile(SANDBOX_PROFILE, { baseUrl: info.baseUrl, apiKey: full.apiKey, webhookSecret: full.webhookSecret });
       ctx.io.info(`Saved profile "${SANDBOX_PROFILE}" (key full). Try: svc --profile ${SANDBOX_PROFILE} me`);
     },
   });

@@ -1,7 +1,12 @@
 /**
  * Profiles, keys and saved cursors, stored with `conf` in one JSON file of mode 0600.
- * The file lives in SVC_CONFIG_DIR when set, else in the OS config directory chosen by conf.
+ * The file lives in SVC_CONFIG_DIR when set, else in the OS config directory (the one conf uses).
+ *
+ * Reads parse the file directly; conf (with its schema and atomic-write machinery, ~70 ms to load)
+ * is loaded only when something is written. Most commands only read, so they start faster.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type Conf from 'conf';
 import { UsageError } from './errors.js';
 
@@ -21,66 +26,109 @@ interface ConfigData {
 /** Where svc talks to when nothing else is configured: a sandbox started with `svc sandbox`. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1';
 export const DEFAULT_PROFILE = 'default';
+const CONFIG_NAME = 'config';
 
 export class ConfigStore {
-  private constructor(private readonly conf: Conf<ConfigData>) {}
+  private data: ConfigData;
+  private conf?: Conf<ConfigData>;
+
+  private constructor(
+    readonly directory: string,
+    data: Partial<ConfigData>,
+  ) {
+    this.data = { profiles: data.profiles ?? {}, cursors: data.cursors ?? {}, currentProfile: data.currentProfile };
+  }
 
   static async open(env: NodeJS.ProcessEnv = process.env): Promise<ConfigStore> {
-    const { default: ConfClass } = await import('conf');
-    const conf = new ConfClass<ConfigData>({
-      projectName: 'svc',
-      projectSuffix: '',
-      configName: 'config',
-      cwd: env.SVC_CONFIG_DIR || undefined,
-      configFileMode: 0o600,
-      defaults: { profiles: {}, cursors: {} },
-    });
-    return new ConfigStore(conf);
+    const directory = env.SVC_CONFIG_DIR || (await import('env-paths')).default('svc', { suffix: '' }).config;
+    return new ConfigStore(directory, readConfigFile(join(directory, `${CONFIG_NAME}.json`)));
   }
 
   get path(): string {
-    return this.conf.path;
+    return join(this.directory, `${CONFIG_NAME}.json`);
   }
 
   get currentProfile(): string | undefined {
-    return this.conf.get('currentProfile');
-  }
-
-  setCurrentProfile(name: string): void {
-    this.conf.set('currentProfile', name);
+    return this.data.currentProfile;
   }
 
   profiles(): Record<string, Profile> {
-    return this.conf.get('profiles') ?? {};
+    return { ...this.data.profiles };
   }
 
   getProfile(name: string): Profile | undefined {
-    return this.profiles()[name];
-  }
-
-  setProfile(name: string, profile: Profile): void {
-    this.conf.set('profiles', { ...this.profiles(), [name]: profile });
-  }
-
-  deleteProfile(name: string): boolean {
-    const profiles = this.profiles();
-    if (!(name in profiles)) return false;
-    delete profiles[name];
-    const cursors = Object.fromEntries(
-      Object.entries(this.conf.get('cursors') ?? {}).filter(([key]) => !key.startsWith(`${name} `)),
-    );
-    this.conf.set({ profiles, cursors });
-    if (this.currentProfile === name) this.conf.delete('currentProfile');
-    return true;
+    return this.data.profiles[name];
   }
 
   getCursor(profile: string, baseUrl: string): string | undefined {
-    return (this.conf.get('cursors') ?? {})[`${profile} ${baseUrl}`];
+    return this.data.cursors[cursorKey(profile, baseUrl)];
+  }
+
+  async setCurrentProfile(name: string): Promise<void> {
+    await this.write({ currentProfile: name });
+  }
+
+  async setProfile(name: string, profile: Profile): Promise<void> {
+    await this.write({ profiles: { ...this.data.profiles, [name]: profile } });
+  }
+
+  async deleteProfile(name: string): Promise<boolean> {
+    if (!(name in this.data.profiles)) return false;
+    const profiles = { ...this.data.profiles };
+    delete profiles[name];
+    const cursors = Object.fromEntries(Object.entries(this.data.cursors).filter(([key]) => !key.startsWith(`${name} `)));
+    await this.write({ profiles, cursors, ...(this.data.currentProfile === name ? { currentProfile: undefined } : {}) });
+    return true;
   }
 
   /** conf writes the whole file atomically (temp file + rename), so a kill never leaves half a cursor. */
-  setCursor(profile: string, baseUrl: string, cursor: string): void {
-    this.conf.set('cursors', { ...(this.conf.get('cursors') ?? {}), [`${profile} ${baseUrl}`]: cursor });
+  async setCursor(profile: string, baseUrl: string, cursor: string): Promise<void> {
+    await this.write({ cursors: { ...this.data.cursors, [cursorKey(profile, baseUrl)]: cursor } });
+  }
+
+  private async write(change: Partial<ConfigData>): Promise<void> {
+    const conf = await this.store();
+    // Start from what is on disk now: another svc process (a sandbox saving its profile, a tail
+    // saving its cursor) may have written since this one read the file.
+    const current: ConfigData = { profiles: conf.get('profiles') ?? {}, cursors: conf.get('cursors') ?? {}, currentProfile: conf.get('currentProfile') };
+    const next: ConfigData = { ...current, ...change };
+    if (next.currentProfile === undefined) delete next.currentProfile;
+    conf.store = next;
+    this.data = next;
+  }
+
+  private async store(): Promise<Conf<ConfigData>> {
+    if (!this.conf) {
+      const { default: ConfClass } = await import('conf');
+      this.conf = new ConfClass<ConfigData>({
+        projectName: 'svc',
+        projectSuffix: '',
+        configName: CONFIG_NAME,
+        cwd: this.directory,
+        configFileMode: 0o600,
+        defaults: { profiles: {}, cursors: {} },
+      });
+    }
+    return this.conf;
+  }
+}
+
+function cursorKey(profile: string, baseUrl: string): string {
+  return `${profile} ${baseUrl}`;
+}
+
+function readConfigFile(path: string): Partial<ConfigData> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === 'object' ? (parsed as Partial<ConfigData>) : {};
+  } catch {
+    throw new UsageError(`config file ${path} is not valid JSON; fix or remove it`);
   }
 }
 

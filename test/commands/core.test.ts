@@ -83,12 +83,12 @@ describe('reads against a misbehaving API', () => {
   });
 
   it('--all stops on an empty page that still carries a cursor', async () => {
-    api.on('GET /personal-links', { body: { items: [{ id: 'a' }], nextCursor: 'c1' } });
-    api.on('GET /personal-links?after=c1', { body: { items: [], nextCursor: 'c2' } });
+    api.on('GET /personal-links?limit=100', { body: { items: [{ id: 'a' }], nextCursor: 'c1' } });
+    api.on('GET /personal-links?limit=100&after=c1', { body: { items: [], nextCursor: 'c2' } });
     const result = await run('links', 'ls', '--all');
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('{"id":"a"}\n');
-    expect(api.count('GET /personal-links?after=c2')).toBe(0);
+    expect(api.count('GET /personal-links?limit=100&after=c2')).toBe(0);
   });
 
   it('-o json prints a list as one array', async () => {

@@ -65,23 +65,39 @@ describe('Retry-After', () => {
 });
 
 describe('pacer', () => {
-  it('spaces request starts to the rate and holds everyone during a pause', async () => {
-    let now = 1_000_000;
-    const waits: number[] = [];
-    const pacer = new Pacer(
-      600,
-      async (ms) => {
-        waits.push(ms);
-      },
-      () => now,
-    );
+  function fakeClock() {
+    const clock = { now: 1_000_000, waits: [] as number[] };
+    const sleep = async (ms: number) => {
+      clock.waits.push(ms);
+      clock.now += ms;
+    };
+    return { clock, sleep };
+  }
+
+  it('lets a burst under the limit go at once', async () => {
+    const { clock, sleep } = fakeClock();
+    const pacer = new Pacer(3, sleep, () => clock.now);
+    for (let i = 0; i < 3; i++) await pacer.acquire();
+    expect(clock.waits).toEqual([]);
+  });
+
+  it('never starts more than the limit in any 60-second window', async () => {
+    const { clock, sleep } = fakeClock();
+    const pacer = new Pacer(3, sleep, () => clock.now);
+    const starts: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      await pacer.acquire();
+      starts.push(clock.now);
+      clock.now += 7_000;
+    }
+    for (let i = 3; i < starts.length; i++) expect(starts[i] - starts[i - 3]).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it('holds everyone during a pause after a 429', async () => {
+    const { clock, sleep } = fakeClock();
+    const pacer = new Pacer(100, sleep, () => clock.now);
+    pacer.pauseUntil(clock.now + 5000);
     await pacer.acquire();
-    await pacer.acquire();
-    await pacer.acquire();
-    expect(waits).toEqual([100, 200]);
-    now += 1000;
-    pacer.pauseUntil(now + 5000);
-    await pacer.acquire();
-    expect(waits.at(-1)).toBe(5000);
+    expect(clock.waits).toEqual([5000]);
   });
 });

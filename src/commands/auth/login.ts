@@ -32,8 +32,8 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   // Check the key before anything is written: a refused key leaves the stored profile as it was.
   const me = await ctx.clientFor(baseUrl, apiKey, webhookSecret ? [webhookSecret] : []).get<Me>('/me', { signal: ctx.signal });
 
-  config.setProfile(name, { baseUrl, apiKey, webhookSecret: webhookSecret ?? existing?.webhookSecret });
-  if (!config.currentProfile) config.setCurrentProfile(name);
+  await config.setProfile(name, { baseUrl, apiKey, webhookSecret: webhookSecret ?? existing?.webhookSecret });
+  if (!config.currentProfile) await config.setCurrentProfile(name);
   ctx.io.info(
     `Logged in as key ${me.key?.name ?? '?'} (${maskKey(apiKey)}, scopes ${(me.key?.scopes ?? []).join(', ')}) at ${baseUrl}; saved as profile ${name}.`,
   );

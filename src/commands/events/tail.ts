@@ -30,7 +30,8 @@ const FORWARD_ATTEMPTS = 4;
 export async function run(ctx: Context, opts: TailOptions): Promise<number | void> {
   if (opts.after !== undefined && opts.resume) throw new UsageError('--after and --resume: give one or the other');
   if (opts.after !== undefined && opts.after.trim() === '') throw new UsageError('--after: empty cursor');
-  const limit = validate.limit(opts.limit);
+  // Catch-up reads the biggest pages unless told otherwise: fewer round trips during an incident.
+  const limit = validate.limit(opts.limit) ?? 100;
   const last = validate.positiveInt(opts.last, '-n/--last', 0);
   const intervalMs = (validate.positiveNumber(opts.interval, '--interval') ?? 2) * 1000;
   const target = opts.forwardTo === undefined ? undefined : forwardUrl(opts.forwardTo);
@@ -68,7 +69,7 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   const saveCursor = async (cursor: string | null): Promise<void> => {
     if (cursor === null) return;
     await stdoutFlushed(ctx);
-    config.setCursor(profile.name, profile.baseUrl, cursor);
+    await config.setCursor(profile.name, profile.baseUrl, cursor);
   };
 
   await renderer.begin();
