@@ -30,7 +30,12 @@ function listOptions(command: Command): Command {
     .option('--all', 'follow cursors to the end, streaming every item');
 }
 
-export function buildProgram(streams: IOStreams, signal: AbortSignal, state: RunState): Command {
+/**
+ * Builds the command tree. `only` names the top-level command this run needs: the verbs of the
+ * other groups are left out (they are not needed to parse this argv, and building them all is
+ * measurable in start-up). Without `only` the whole tree is built (completions, help of `help`).
+ */
+export function buildProgram(streams: IOStreams, signal: AbortSignal, state: RunState, only?: string): Command {
   const action = (load: Loader) =>
     async function (this: Command, ...args: unknown[]): Promise<void> {
       const command = args[args.length - 1] as Command;
@@ -67,6 +72,11 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       ) + '\nEnvironment: SVC_PROFILE, SVC_API_KEY, SVC_BASE_URL, SVC_CONFIG_DIR, SVC_WEBHOOK_SECRET, SVC_DEBUG, NO_COLOR\n',
     );
 
+  const group = (name: string, description: string, define: (command: Command) => void) => {
+    const command = program.command(name).description(description);
+    if (only === undefined || only === name) define(command);
+  };
+
   program
     .command('login')
     .description('check an API key with GET /me and save it in a profile')
@@ -75,24 +85,25 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     .addHelpText('after', examples('svc login', 'printf "%s\\n" "$KEY" | svc login --profile ci --api-key-stdin', 'svc login --profile staging --base-url https://api.example.test/v1'))
     .action(action(() => import('./commands/auth/login.js')));
 
-  const profiles = program.command('profiles').description('list, choose and remove stored profiles');
-  profiles
-    .command('ls')
-    .description('list profiles: name, base URL, masked key, default marker')
-    .addHelpText('after', examples('svc profiles ls', 'svc profiles ls -o json'))
-    .action(action(() => import('./commands/profiles/ls.js')));
-  profiles
-    .command('use')
-    .argument('<name>', 'profile name')
-    .description('make a profile the default')
-    .addHelpText('after', examples('svc profiles use sandbox'))
-    .action(action(() => import('./commands/profiles/use.js')));
-  profiles
-    .command('rm')
-    .argument('<name>', 'profile name')
-    .description('remove a profile and its saved cursor')
-    .addHelpText('after', examples('svc profiles rm staging'))
-    .action(action(() => import('./commands/profiles/rm.js')));
+  group('profiles', 'list, choose and remove stored profiles', (profiles) => {
+    profiles
+      .command('ls')
+      .description('list profiles: name, base URL, masked key, default marker')
+      .addHelpText('after', examples('svc profiles ls', 'svc profiles ls -o json'))
+      .action(action(() => import('./commands/profiles/ls.js')));
+    profiles
+      .command('use')
+      .argument('<name>', 'profile name')
+      .description('make a profile the default')
+      .addHelpText('after', examples('svc profiles use sandbox'))
+      .action(action(() => import('./commands/profiles/use.js')));
+    profiles
+      .command('rm')
+      .argument('<name>', 'profile name')
+      .description('remove a profile and its saved cursor')
+      .addHelpText('after', examples('svc profiles rm staging'))
+      .action(action(() => import('./commands/profiles/rm.js')));
+  });
 
   program
     .command('me')
@@ -100,165 +111,171 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     .addHelpText('after', examples('svc me', 'svc me -o json | jq .tenant.locales'))
     .action(action(() => import('./commands/me.js')));
 
-  const campaigns = program.command('campaigns').description('browse campaigns');
-  listOptions(
-    campaigns
-      .command('ls')
-      .description('list campaigns, sorted by name (GET /campaigns)')
-      .option('--brand <id>', 'only this brand\'s campaigns')
-      .option('--status <status>', 'ACTIVE or COMPLETED (default ACTIVE)'),
-  )
-    .addHelpText('after', examples('svc campaigns ls', 'svc campaigns ls --status COMPLETED --all'))
-    .action(action(() => import('./commands/campaigns/ls.js')));
+  group('campaigns', 'browse campaigns', (campaigns) => {
+    listOptions(
+      campaigns
+        .command('ls')
+        .description('list campaigns, sorted by name (GET /campaigns)')
+        .option('--brand <id>', 'only this brand\'s campaigns')
+        .option('--status <status>', 'ACTIVE or COMPLETED (default ACTIVE)'),
+    )
+      .addHelpText('after', examples('svc campaigns ls', 'svc campaigns ls --status COMPLETED --all'))
+      .action(action(() => import('./commands/campaigns/ls.js')));
+  });
 
-  const links = program.command('links').description('personal gift links: list, read, create, cancel');
-  listOptions(
+  group('links', 'personal gift links: list, read, create, cancel', (links) => {
+    listOptions(
+      links
+        .command('ls')
+        .description('list links, newest first (GET /personal-links)')
+        .option('--brand <id>', 'only this brand')
+        .option('--campaign <id>', 'only this campaign')
+        .option('--status <status>', 'REQUESTED, ACTIVE, CLAIMED, EXPIRED or CANCELLED'),
+    )
+      .addHelpText('after', examples('svc links ls --status ACTIVE', 'svc links ls --all | jq -r .id'))
+      .action(action(() => import('./commands/links/ls.js')));
     links
-      .command('ls')
-      .description('list links, newest first (GET /personal-links)')
-      .option('--brand <id>', 'only this brand')
-      .option('--campaign <id>', 'only this campaign')
-      .option('--status <status>', 'REQUESTED, ACTIVE, CLAIMED, EXPIRED or CANCELLED'),
-  )
-    .addHelpText('after', examples('svc links ls --status ACTIVE', 'svc links ls --all | jq -r .id'))
-    .action(action(() => import('./commands/links/ls.js')));
-  links
-    .command('get')
-    .argument('<id>', 'link id')
-    .description('read one link (GET /personal-links/{id})')
-    .addHelpText('after', examples('svc links get 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11'))
-    .action(action(() => import('./commands/links/get.js')));
-  links
-    .command('create')
-    .description('create a personal link for one player, or many with --from-file (POST /personal-links)')
-    .option('--campaign <id>', 'campaign id (an ACTIVE campaign)')
-    .option('--name <name>', 'player\'s full name (max 255)')
-    .option('--brand <id>', 'brand id, needed when the campaign has several usable brands')
-    .option('--email <email>', 'player\'s e-mail (max 255)')
-    .option('--message <text>', 'note shown on the claim page (max 255)')
-    .option('--locale <locale>', 'language, one of the account\'s locales (default en-US)')
-    .option('--field <field=value>', 'custom field answer by id or label; CHECKBOX takes true/false (repeatable)', collect, [])
-    .option('--idempotency-key <key>', 'reuse a key to retry safely (default: a fresh UUID)')
-    .option('--from-file <file>', 'bulk: CSV with a header row or JSON lines; - reads stdin')
-    .option('--concurrency <n>', 'bulk: requests in flight at once (default 8)')
-    .addHelpText(
-      'after',
-      examples(
-        'svc links create                                   # asks for what is missing on a TTY',
-        'svc links create --campaign <id> --name "Ada Lovelace" --field "Team=Blue" --field "VIP=true"',
-        'svc links create --from-file players.csv > results.jsonl',
-        'cat players.jsonl | svc links create --from-file -',
-      ),
-    )
-    .action(action(() => import('./commands/links/create.js')));
-  links
-    .command('cancel')
-    .argument('<id>', 'link id')
-    .description('cancel a link this key created (POST /personal-links/{id}:cancel)')
-    .option('--reason <text>', 'why (max 1,000; visible only to the team)')
-    .option('--idempotency-key <key>', 'retry safely with the same key')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .addHelpText('after', examples('svc links cancel <id> --reason "sent to the wrong player"', 'svc links cancel <id> --reason duplicate --yes'))
-    .action(action(() => import('./commands/links/cancel.js')));
+      .command('get')
+      .argument('<id>', 'link id')
+      .description('read one link (GET /personal-links/{id})')
+      .addHelpText('after', examples('svc links get 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11'))
+      .action(action(() => import('./commands/links/get.js')));
+    links
+      .command('create')
+      .description('create a personal link for one player, or many with --from-file (POST /personal-links)')
+      .option('--campaign <id>', 'campaign id (an ACTIVE campaign)')
+      .option('--name <name>', 'player\'s full name (max 255)')
+      .option('--brand <id>', 'brand id, needed when the campaign has several usable brands')
+      .option('--email <email>', 'player\'s e-mail (max 255)')
+      .option('--message <text>', 'note shown on the claim page (max 255)')
+      .option('--locale <locale>', 'language, one of the account\'s locales (default en-US)')
+      .option('--field <field=value>', 'custom field answer by id or label; CHECKBOX takes true/false (repeatable)', collect, [])
+      .option('--idempotency-key <key>', 'reuse a key to retry safely (default: a fresh UUID)')
+      .option('--from-file <file>', 'bulk: CSV with a header row or JSON lines; - reads stdin')
+      .option('--concurrency <n>', 'bulk: requests in flight at once (default 8)')
+      .addHelpText(
+        'after',
+        examples(
+          'svc links create                                   # asks for what is missing on a TTY',
+          'svc links create --campaign <id> --name "Ada Lovelace" --field "Team=Blue" --field "VIP=true"',
+          'svc links create --from-file players.csv > results.jsonl',
+          'cat players.jsonl | svc links create --from-file -',
+        ),
+      )
+      .action(action(() => import('./commands/links/create.js')));
+    links
+      .command('cancel')
+      .argument('<id>', 'link id')
+      .description('cancel a link this key created (POST /personal-links/{id}:cancel)')
+      .option('--reason <text>', 'why (max 1,000; visible only to the team)')
+      .option('--idempotency-key <key>', 'retry safely with the same key')
+      .option('-y, --yes', 'do not ask for confirmation')
+      .addHelpText('after', examples('svc links cancel <id> --reason "sent to the wrong player"', 'svc links cancel <id> --reason duplicate --yes'))
+      .action(action(() => import('./commands/links/cancel.js')));
+  });
 
-  const stores = program.command('stores').description('browse rewards stores');
-  listOptions(stores.command('ls').description('list stores, sorted by name (GET /reward-stores)').option('--brand <id>', 'only stores serving this brand'))
-    .addHelpText('after', examples('svc stores ls', 'svc stores ls --brand <id> -o json'))
-    .action(action(() => import('./commands/stores/ls.js')));
-  stores
-    .command('show')
-    .argument('<id>', 'store id')
-    .description('show a store for a brand, country and language: sections, gifts, prices, options')
-    .option('--brand <id>', 'brand the store is read for (required)')
-    .option('--country <cc>', 'delivery country, two letters (required)')
-    .option('--locale <locale>', 'language (default en-US)')
-    .addHelpText('after', examples('svc stores show <id> --brand <id> --country DE --locale de-DE', 'svc stores show <id> --brand <id> --country US -o json | jq ".sections[].items[].name"'))
-    .action(action(() => import('./commands/stores/show.js')));
+  group('stores', 'browse rewards stores', (stores) => {
+    listOptions(stores.command('ls').description('list stores, sorted by name (GET /reward-stores)').option('--brand <id>', 'only stores serving this brand'))
+      .addHelpText('after', examples('svc stores ls', 'svc stores ls --brand <id> -o json'))
+      .action(action(() => import('./commands/stores/ls.js')));
+    stores
+      .command('show')
+      .argument('<id>', 'store id')
+      .description('show a store for a brand, country and language: sections, gifts, prices, options')
+      .option('--brand <id>', 'brand the store is read for (required)')
+      .option('--country <cc>', 'delivery country, two letters (required)')
+      .option('--locale <locale>', 'language (default en-US)')
+      .addHelpText('after', examples('svc stores show <id> --brand <id> --country DE --locale de-DE', 'svc stores show <id> --brand <id> --country US -o json | jq ".sections[].items[].name"'))
+      .action(action(() => import('./commands/stores/show.js')));
+  });
 
-  const orders = program.command('orders').description('rewards store orders: place, list, read');
-  orders
-    .command('place')
-    .description('place a gift order for a player (POST /reward-store-orders)')
-    .option('--store <id>', 'store id (a LIVE store)')
-    .option('--brand <id>', 'brand the store was read for')
-    .option('--product <id>', 'gift (productId)')
-    .option('--variation <name=value>', 'one value per option dimension (repeatable)', collect, [])
-    .option('--price <coins>', 'the coin price the player saw')
-    .option('--country <cc>', 'delivery country, two letters')
-    .option('--name <name>', 'recipient name (max 100)')
-    .option('--phone <e164>', 'recipient phone in E.164, e.g. +4915112345678')
-    .option('--street <street>', 'street and number (max 255)')
-    .option('--city <city>', 'city (max 100)')
-    .option('--postal-code <code>', 'postal code, where the country uses one (max 20)')
-    .option('--email <email>', 'recipient e-mail for status updates')
-    .option('--details <text>', 'additional details (max 2,000)')
-    .option('--locale <locale>', 'language for e-mails and the product name (default en-US)')
-    .option('--field <field=value>', 'custom field answer by id or label (repeatable)', collect, [])
-    .option('--from-file <file>', 'the request body as JSON (- reads stdin)')
-    .option('--idempotency-key <key>', 'retry safely with the same key')
-    .option('-y, --yes', 'place without the final confirmation on a TTY')
-    .addHelpText(
-      'after',
-      examples(
-        'svc orders place                                   # guided on a TTY',
-        'svc orders place --store <id> --brand <id> --product <id> --variation size=M --variation color=red \\\n      --price 1200 --country DE --name "Ada Lovelace" --phone +4915112345678 --street "Hauptstr. 1" --city Berlin --postal-code 10115',
-        'svc orders place --from-file order.json',
-      ),
-    )
-    .action(action(() => import('./commands/orders/place.js')));
-  listOptions(
+  group('orders', 'rewards store orders: place, list, read', (orders) => {
     orders
-      .command('ls')
-      .description('list orders this key placed, newest first (GET /reward-store-orders)')
-      .option('--brand <id>', 'only this brand')
-      .option('--store <id>', 'only this store')
-      .option('--status <status>', 'REQUESTED, PROCESSING, SENT, COMPLETED or CANCELLED'),
-  )
-    .addHelpText('after', examples('svc orders ls', 'svc orders ls --status CANCELLED --all | jq -r .id'))
-    .action(action(() => import('./commands/orders/ls.js')));
-  orders
-    .command('get')
-    .argument('<id>', 'order id')
-    .description('read one order (GET /reward-store-orders/{id})')
-    .addHelpText('after', examples('svc orders get <id>'))
-    .action(action(() => import('./commands/orders/get.js')));
+      .command('place')
+      .description('place a gift order for a player (POST /reward-store-orders)')
+      .option('--store <id>', 'store id (a LIVE store)')
+      .option('--brand <id>', 'brand the store was read for')
+      .option('--product <id>', 'gift (productId)')
+      .option('--variation <name=value>', 'one value per option dimension (repeatable)', collect, [])
+      .option('--price <coins>', 'the coin price the player saw')
+      .option('--country <cc>', 'delivery country, two letters')
+      .option('--name <name>', 'recipient name (max 100)')
+      .option('--phone <e164>', 'recipient phone in E.164, e.g. +4915112345678')
+      .option('--street <street>', 'street and number (max 255)')
+      .option('--city <city>', 'city (max 100)')
+      .option('--postal-code <code>', 'postal code, where the country uses one (max 20)')
+      .option('--email <email>', 'recipient e-mail for status updates')
+      .option('--details <text>', 'additional details (max 2,000)')
+      .option('--locale <locale>', 'language for e-mails and the product name (default en-US)')
+      .option('--field <field=value>', 'custom field answer by id or label (repeatable)', collect, [])
+      .option('--from-file <file>', 'the request body as JSON (- reads stdin)')
+      .option('--idempotency-key <key>', 'retry safely with the same key')
+      .option('-y, --yes', 'place without the final confirmation on a TTY')
+      .addHelpText(
+        'after',
+        examples(
+          'svc orders place                                   # guided on a TTY',
+          'svc orders place --store <id> --brand <id> --product <id> --variation size=M --variation color=red \\\n      --price 1200 --country DE --name "Ada Lovelace" --phone +4915112345678 --street "Hauptstr. 1" --city Berlin --postal-code 10115',
+          'svc orders place --from-file order.json',
+        ),
+      )
+      .action(action(() => import('./commands/orders/place.js')));
+    listOptions(
+      orders
+        .command('ls')
+        .description('list orders this key placed, newest first (GET /reward-store-orders)')
+        .option('--brand <id>', 'only this brand')
+        .option('--store <id>', 'only this store')
+        .option('--status <status>', 'REQUESTED, PROCESSING, SENT, COMPLETED or CANCELLED'),
+    )
+      .addHelpText('after', examples('svc orders ls', 'svc orders ls --status CANCELLED --all | jq -r .id'))
+      .action(action(() => import('./commands/orders/ls.js')));
+    orders
+      .command('get')
+      .argument('<id>', 'order id')
+      .description('read one order (GET /reward-store-orders/{id})')
+      .addHelpText('after', examples('svc orders get <id>'))
+      .action(action(() => import('./commands/orders/get.js')));
+  });
 
-  const events = program.command('events').description('the event feed');
-  events
-    .command('tail')
-    .description('print the event feed; --follow keeps polling for new events')
-    .option('-f, --follow', 'after catching up, poll for new events until Ctrl-C')
-    .option('--after <cursor>', 'start after this cursor')
-    .option('--resume', 'start from the cursor saved for this profile')
-    .option('--type <type>', 'only this type, or a prefix such as order. (repeatable)', collect, [])
-    .option('-n, --last <n>', 'print only the last N events of the catch-up')
-    .option('--limit <n>', 'page size, 1-100')
-    .option('--interval <seconds>', 'polling interval with --follow (default 2)')
-    .option('--forward-to <url>', 'also POST each event, signed like a webhook, to this URL')
-    .addHelpText('after', examples('svc events tail --follow', 'svc events tail --resume --type order.', 'svc events tail -f --forward-to http://localhost:3000/webhooks'))
-    .action(action(() => import('./commands/events/tail.js')));
+  group('events', 'the event feed', (events) => {
+    events
+      .command('tail')
+      .description('print the event feed; --follow keeps polling for new events')
+      .option('-f, --follow', 'after catching up, poll for new events until Ctrl-C')
+      .option('--after <cursor>', 'start after this cursor')
+      .option('--resume', 'start from the cursor saved for this profile')
+      .option('--type <type>', 'only this type, or a prefix such as order. (repeatable)', collect, [])
+      .option('-n, --last <n>', 'print only the last N events of the catch-up')
+      .option('--limit <n>', 'page size, 1-100')
+      .option('--interval <seconds>', 'polling interval with --follow (default 2)')
+      .option('--forward-to <url>', 'also POST each event, signed like a webhook, to this URL')
+      .addHelpText('after', examples('svc events tail --follow', 'svc events tail --resume --type order.', 'svc events tail -f --forward-to http://localhost:3000/webhooks'))
+      .action(action(() => import('./commands/events/tail.js')));
+  });
 
-  const webhooks = program.command('webhooks').description('test, sign and receive webhooks');
-  webhooks
-    .command('test')
-    .description('send a signed ping to the key\'s webhook URL (POST /webhooks:test)')
-    .addHelpText('after', examples('svc webhooks test'))
-    .action(action(() => import('./commands/webhooks/test.js')));
-  webhooks
-    .command('sign')
-    .description('print a valid Svc-Signature header value for a payload')
-    .option('--payload-file <file>', 'the raw body (- reads stdin)')
-    .option('--secret-stdin', 'read the webhook secret from stdin (else SVC_WEBHOOK_SECRET, then the profile)')
-    .option('--timestamp <unix>', 'signature time in unix seconds (default now)')
-    .addHelpText('after', examples('svc webhooks sign --payload-file event.json', 'svc webhooks sign --payload-file event.json --timestamp 1763719200'))
-    .action(action(() => import('./commands/webhooks/sign.js')));
-  webhooks
-    .command('listen')
-    .description('run a local receiver that verifies and prints each delivery')
-    .option('--port <port>', 'port to listen on (default 4242; 0 picks a free one)')
-    .option('--path <path>', 'path to accept deliveries on (default /webhooks)')
-    .addHelpText('after', examples('svc webhooks listen --port 4242', 'svc webhooks listen --path /hooks/svc -o jsonl'))
-    .action(action(() => import('./commands/webhooks/listen.js')));
+  group('webhooks', 'test, sign and receive webhooks', (webhooks) => {
+    webhooks
+      .command('test')
+      .description('send a signed ping to the key\'s webhook URL (POST /webhooks:test)')
+      .addHelpText('after', examples('svc webhooks test'))
+      .action(action(() => import('./commands/webhooks/test.js')));
+    webhooks
+      .command('sign')
+      .description('print a valid Svc-Signature header value for a payload')
+      .option('--payload-file <file>', 'the raw body (- reads stdin)')
+      .option('--secret-stdin', 'read the webhook secret from stdin (else SVC_WEBHOOK_SECRET, then the profile)')
+      .option('--timestamp <unix>', 'signature time in unix seconds (default now)')
+      .addHelpText('after', examples('svc webhooks sign --payload-file event.json', 'svc webhooks sign --payload-file event.json --timestamp 1763719200'))
+      .action(action(() => import('./commands/webhooks/sign.js')));
+    webhooks
+      .command('listen')
+      .description('run a local receiver that verifies and prints each delivery')
+      .option('--port <port>', 'port to listen on (default 4242; 0 picks a free one)')
+      .option('--path <path>', 'path to accept deliveries on (default /webhooks)')
+      .addHelpText('after', examples('svc webhooks listen --port 4242', 'svc webhooks listen --path /hooks/svc -o jsonl'))
+      .action(action(() => import('./commands/webhooks/listen.js')));
+  });
 
   program
     .command('verify-signature')
@@ -318,6 +335,7 @@ export async function main(argv: string[], streams: IOStreams = process as unkno
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // A reader that goes away (`svc links ls --all | head`) is not an error: stop quietly with 0.
+  // The listener stays for the life of the process: help text may still be flushing after main returns.
   let brokenPipe = false;
   const onStdoutError = (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') return;
@@ -326,7 +344,7 @@ export async function main(argv: string[], streams: IOStreams = process as unkno
   };
   streams.stdout.on('error', onStdoutError);
   const state: RunState = { exitCode: ExitCode.ok };
-  const program = buildProgram(streams, controller.signal, state);
+  const program = buildProgram(streams, controller.signal, state, commandNeeded(argv));
   program.exitOverride();
   program.configureOutput({
     writeOut: (text) => streams.stdout.write(text),
@@ -343,11 +361,23 @@ export async function main(argv: string[], streams: IOStreams = process as unkno
     if (brokenPipe || (error as NodeJS.ErrnoException)?.code === 'EPIPE') return ExitCode.ok;
     return reportError(error, streams, argv, state.context, controller.signal);
   } finally {
-    streams.stdout.off('error', onStdoutError);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await state.context?.close().catch(() => undefined);
   }
+}
+
+const GLOBAL_VALUE_OPTIONS = new Set(['--profile', '--base-url', '-o', '--output', '--timeout', '--max-retries', '--rate']);
+
+/** The top-level command an argv names ('' for none); undefined when the whole tree is needed. */
+function commandNeeded(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (GLOBAL_VALUE_OPTIONS.has(arg)) i++;
+    else if (arg === '--') return undefined;
+    else if (!arg.startsWith('-')) return arg === 'help' || arg === 'completion' ? undefined : arg;
+  }
+  return '';
 }
 
 export function allCommands(command: Command): Command[] {
