@@ -1,0 +1,143 @@
+/**
+ * `svc links create --from-file FILE|-`: one link per row, sent concurrently, paced by the client's
+ * pacer (so --rate holds and a 429 pauses every worker), each row reported once on stdout in input
+ * order as soon as it is next: `{"row": n, "ok": true, "link": {...}}` or
+ * `{"row": n, "ok": false, "error": {problem}}`. Exit 0 only when every row succeeded, else 1.
+ */
+import { createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import type { ApiClient } from '../../api/client.js';
+import type { Me, PersonalLink, TenantCustomField } from '../../api/types.js';
+import type { Context } from '../../core/context.js';
+import { ExitCode, InterruptedError, SvcError, UsageError, type Problem } from '../../core/errors.js';
+import * as validate from '../../core/validate.js';
+import { mapOrdered } from './bulk-ordered.js';
+import { Progress } from './bulk-progress.js';
+import { RowKeys, prepareRow, invalidRow, type PreparedRow, type RowProblem } from './bulk-rows.js';
+import { FIELD_PREFIX, readRows, type SourceRow } from './bulk-source.js';
+import type { CreateOptions } from './create.js';
+
+const DEFAULT_CONCURRENCY = 8;
+/** The client's agent keeps 64 connections; more in flight would only queue. */
+const MAX_CONCURRENCY = 64;
+/** Rows read ahead of the oldest unfinished one, per request in flight: keeps workers busy behind a slow row. */
+const WINDOW_PER_WORKER = 32;
+/**
+ * Whole extra attempts (each with the client's own retries) for a row still failing transiently,
+ * with the same key, so heavy fault rates rarely cost a row and never a duplicate.
+ */
+const EXTRA_ROUNDS = 2;
+
+type RowResult = { row: number; ok: true; link: PersonalLink; replayed: boolean } | { row: number; ok: false; error: Partial<Problem> | RowProblem };
+
+/** Flags that would set one link's values; in bulk every value comes from the file. */
+const SINGLE_LINK_FLAGS: [keyof CreateOptions, string][] = [
+  ['campaign', '--campaign'],
+  ['name', '--name'],
+  ['brand', '--brand'],
+  ['email', '--email'],
+  ['message', '--message'],
+  ['locale', '--locale'],
+  ['idempotencyKey', '--idempotency-key'],
+];
+
+export async function runBulk(ctx: Context, opts: CreateOptions): Promise<number> {
+  const conflicting = SINGLE_LINK_FLAGS.filter(([key]) => opts[key] !== undefined).map(([, flag]) => flag);
+  if (opts.field?.length) conflicting.push('--field');
+  if (conflicting.length > 0) throw new UsageError(`--from-file: every value comes from the file; remove ${conflicting.join(', ')}`);
+  const concurrency = validate.positiveInt(opts.concurrency, '--concurrency') ?? DEFAULT_CONCURRENCY;
+  if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency: at most ${MAX_CONCURRENCY}, got ${concurrency}`);
+  const path = opts.fromFile!;
+  if (path !== '-') await readable(path);
+
+  const progress = ctx.io.showProgress() ? new Progress(ctx.io, path === '-' ? undefined : await countRows(path)) : undefined;
+  const client = await ctx.client();
+  const tally = { total: 0, created: 0, replayed: 0, failed: 0 };
+  const started = performance.now();
+  const rows = prepare(readRows(path === '-' ? ctx.io.streams.stdin : createReadStream(path)), customFieldsOnce(client, ctx.signal));
+  let finished = false;
+  progress?.start();
+  try {
+    for await (const result of mapOrdered(rows, (row) => send(client, row, ctx.signal), { concurrency, window: concurrency * WINDOW_PER_WORKER })) {
+      count(tally, result);
+      await ctx.io.write(`${JSON.stringify(resultLine(result))}\n`);
+      progress?.update(tally.total, tally.failed);
+    }
+    finished = true;
+  } finally {
+    progress?.stop();
+    if (tally.total > 0) ctx.io.info(summary(tally, performance.now() - started, finished));
+  }
+  if (tally.total === 0) throw new UsageError(`--from-file: ${path === '-' ? 'standard input' : path} holds no rows`);
+  return tally.failed === 0 ? ExitCode.ok : ExitCode.refused;
+}
+
+async function readable(path: string): Promise<void> {
+  try {
+    await access(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`--from-file: cannot read ${path}${code === 'ENOENT' ? ': no such file' : code ? `: ${code}` : ''}`);
+  }
+}
+
+/** Rows in a file, for the progress bar's total and ETA (a quick first pass; stdin has no total). */
+async function countRows(path: string): Promise<number> {
+  let total = 0;
+  for await (const row of readRows(createReadStream(path))) total = row.row;
+  return total;
+}
+
+/** The account's custom fields, fetched once and only when a row answers one by `field:`. */
+function customFieldsOnce(client: ApiClient, signal: AbortSignal): () => Promise<TenantCustomField[]> {
+  let fields: Promise<TenantCustomField[]> | undefined;
+  return () => (fields ??= client.get<Me>('/me', { signal }).then((me) => me.tenant.customFields ?? []));
+}
+
+/** Source rows → requests with keys, in file order (keys depend on the rows before). */
+async function* prepare(rows: AsyncIterable<SourceRow>, customFields: () => Promise<TenantCustomField[]>): AsyncGenerator<PreparedRow> {
+  const keys = new RowKeys();
+  for await (const { row, record, error } of rows) {
+    if (record === undefined) {
+      yield invalidRow(row, error ?? 'unreadable');
+      continue;
+    }
+    const answersFields = Object.keys(record).some((name) => name.startsWith(FIELD_PREFIX));
+    yield prepareRow(row, record, answersFields ? await customFields() : [], keys);
+  }
+}
+
+async function send(client: ApiClient, prepared: PreparedRow, signal: AbortSignal): Promise<RowResult> {
+  if ('problem' in prepared) return { row: prepared.row, ok: false, error: prepared.problem };
+  for (let round = 0; ; round++) {
+    try {
+      const response = await client.post<PersonalLink>('/personal-links', prepared.body, { idempotencyKey: prepared.idempotencyKey, signal });
+      return { row: prepared.row, ok: true, link: response.body, replayed: response.replayed };
+    } catch (error) {
+      if (!(error instanceof SvcError) || isFatal(error)) throw error;
+      if (error.exitCode === ExitCode.unavailable && round < EXTRA_ROUNDS) continue;
+      return { row: prepared.row, ok: false, error: error.toProblem() };
+    }
+  }
+}
+
+/** Failures no other row would escape: Ctrl-C, and a key that is refused or lacks the scope. */
+function isFatal(error: SvcError): boolean {
+  return error instanceof InterruptedError || error.exitCode === ExitCode.auth;
+}
+
+function resultLine(result: RowResult): object {
+  return result.ok ? { row: result.row, ok: true, link: result.link } : { row: result.row, ok: false, error: result.error };
+}
+
+function count(tally: { total: number; created: number; replayed: number; failed: number }, result: RowResult): void {
+  tally.total++;
+  if (!result.ok) tally.failed++;
+  else if (result.replayed) tally.replayed++;
+  else tally.created++;
+}
+
+function summary(tally: { total: number; created: number; replayed: number; failed: number }, elapsedMs: number, finished: boolean): string {
+  const line = `created ${tally.created}, replayed ${tally.replayed}, failed ${tally.failed} of ${tally.total} rows in ${(elapsedMs / 1000).toFixed(1)}s`;
+  return finished ? line : `${line} (stopped early; run the same file again to finish: rows already done replay)`;
+}

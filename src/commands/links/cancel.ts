@@ -1,0 +1,63 @@
+/**
+ * `svc links cancel ID --reason TEXT`: asks for confirmation on a TTY unless --yes. Cancelling a link
+ * that is already cancelled succeeds (the API answers 200 and keeps the first reason); a link that
+ * cannot be cancelled any more is explained in words.
+ */
+import type { PersonalLink } from '../../api/types.js';
+import type { Context } from '../../core/context.js';
+import { ApiError, FailureError } from '../../core/errors.js';
+import * as validate from '../../core/validate.js';
+import { LIMITS, RequestChecks, checkIdempotencyKey, explain, lengthRule } from '../fields.js';
+import { renderLink } from './show.js';
+
+export interface CancelOptions {
+  reason?: string;
+  idempotencyKey?: string;
+  yes?: boolean;
+}
+
+/** Why a link in this status cannot be cancelled, as the person at the terminal needs to hear it. */
+const NOT_CANCELLABLE: Record<string, string> = {
+  CLAIMED: 'the player already claimed it (an order was placed)',
+  EXPIRED: 'it expired with its campaign',
+  created_elsewhere: 'it was created by your team or another API key; only the key that created a link can cancel it',
+};
+
+export async function run(ctx: Context, opts: CancelOptions, [id]: string[]): Promise<number | void> {
+  const linkId = validate.uuid(id, 'ID');
+  const idempotencyKey = checkIdempotencyKey(opts.idempotencyKey);
+  const reason = await reasonFrom(ctx, opts.reason);
+  if (ctx.io.canPrompt() && !opts.yes) {
+    const confirmed = await ctx.prompter().confirm(`Cancel link ${linkId}? The player will see it as expired.`, false);
+    if (!confirmed) throw new FailureError('not cancelled: you declined', 'declined');
+  }
+  const client = await ctx.client();
+  let link: PersonalLink;
+  try {
+    link = (await client.post<PersonalLink>(`/personal-links/${linkId}:cancel`, { reason }, { idempotencyKey, signal: ctx.signal })).body;
+  } catch (error) {
+    throw error instanceof ApiError && error.code === 'not_cancellable' ? explainNotCancellable(error) : error;
+  }
+  const output = await ctx.output();
+  if (ctx.format === 'table') ctx.io.info(`Link ${link.id} is cancelled${link.cancelledAt ? ` (since ${link.cancelledAt})` : ''}.`);
+  await output.object(link, (value) => renderLink(output, value));
+}
+
+/** --reason, or asked for on a TTY; required either way (1 to 1,000 characters). */
+async function reasonFrom(ctx: Context, given: string | undefined): Promise<string> {
+  const value =
+    given === undefined && ctx.io.canPrompt()
+      ? await ctx.prompter().input('Reason (seen only by your team)', { required: true, validate: lengthRule(LIMITS.cancelReason) })
+      : given;
+  const checks = new RequestChecks(() => '--reason');
+  const reason = checks.requiredText(value, 'reason', LIMITS.cancelReason);
+  checks.throwIfAny();
+  return reason!;
+}
+
+function explainNotCancellable(error: ApiError): ApiError {
+  const { currentStatus, reason } = error.problem;
+  const why = (reason && NOT_CANCELLABLE[reason]) ?? (currentStatus && NOT_CANCELLABLE[currentStatus]);
+  const status = currentStatus ? ` (status ${currentStatus})` : '';
+  return explain(error, why ? `cannot cancel this link: ${why}${status}` : error.message);
+}

@@ -1,0 +1,143 @@
+/**
+ * `svc links create`: one link from flags, asking on a TTY for what is missing, or many with
+ * `--from-file` (see bulk.ts). A person sees the claim URL first; a pipe gets the link as one line.
+ *
+ * On a TTY, a missing campaign or name starts the guided flow, which also offers the optional values
+ * (e-mail, message, language, every custom field). When both are given, only what the API cannot do
+ * without is asked: the brand of a multi-brand campaign and unanswered required custom fields.
+ */
+import type { ApiClient } from '../../api/client.js';
+import type { CreateLinkRequest, Me, PersonalLink } from '../../api/types.js';
+import type { Context } from '../../core/context.js';
+import { ApiError, UsageError } from '../../core/errors.js';
+import {
+  LIMITS,
+  RequestChecks,
+  checkIdempotencyKey,
+  explain,
+  parseFieldFlags,
+  promptAnswers,
+  requireAnswers,
+  unansweredRequired,
+  withoutUndefined,
+} from '../fields.js';
+import { askEmail, askLocale, askMessage, askName, findActiveCampaign, pickBrand, pickCampaign } from './prompt.js';
+import { renderLink } from './show.js';
+
+export interface CreateOptions {
+  campaign?: string;
+  name?: string;
+  brand?: string;
+  email?: string;
+  message?: string;
+  locale?: string;
+  field?: string[];
+  idempotencyKey?: string;
+  fromFile?: string;
+  concurrency?: string;
+}
+
+/** The flag that sets each body field, so client-side checks name what the user typed. */
+const FLAGS: Record<string, string> = {
+  campaignId: '--campaign',
+  fullName: '--name',
+  brandId: '--brand',
+  email: '--email',
+  message: '--message',
+  locale: '--locale',
+};
+
+export async function run(ctx: Context, opts: CreateOptions): Promise<number | void> {
+  if (opts.fromFile !== undefined) {
+    const { runBulk } = await import('./bulk.js');
+    return runBulk(ctx, opts);
+  }
+  const guided = ctx.io.canPrompt() && (opts.campaign === undefined || opts.name === undefined);
+  const body = checkFlags(opts, !guided);
+  const idempotencyKey = checkIdempotencyKey(opts.idempotencyKey);
+  if (opts.concurrency !== undefined) throw new UsageError('--concurrency: only with --from-file');
+
+  const client = await ctx.client();
+  const me = await client.get<Me>('/me', { signal: ctx.signal });
+  const fields = me.tenant.customFields ?? [];
+  const localeCheck = new RequestChecks((field) => FLAGS[field] ?? field);
+  localeCheck.locale(body.locale, 'locale', me.tenant.locales);
+  localeCheck.throwIfAny();
+  let answers = parseFieldFlags(opts.field, fields);
+
+  const prompter = ctx.io.canPrompt() ? ctx.prompter() : undefined;
+  if (guided && prompter) {
+    const campaign = body.campaignId ? await findActiveCampaign(client, body.campaignId, ctx.signal) : await pickCampaign(prompter, client, me, ctx.signal);
+    if (campaign) {
+      body.campaignId = campaign.id;
+      body.brandId ??= await pickBrand(prompter, campaign, me);
+    }
+    body.fullName ??= await askName(prompter);
+    if (opts.email === undefined) body.email = await askEmail(prompter);
+    if (opts.message === undefined) body.message = await askMessage(prompter);
+    if (opts.locale === undefined) body.locale = await askLocale(prompter, me);
+    answers = await promptAnswers(prompter, fields, answers);
+  } else {
+    body.brandId ??= await brandWhenNeeded(ctx, client, me, body.campaignId!);
+    answers = prompter ? await promptAnswers(prompter, unansweredRequired(fields, answers), answers) : answers;
+    requireAnswers(fields, answers);
+  }
+  if (answers.length > 0) body.customFields = answers;
+  // Both required members are set by now: checked as flags, or asked for in the guided flow.
+  await create(ctx, client, withoutUndefined(body) as CreateLinkRequest, idempotencyKey);
+}
+
+/** Checks every flag before any request; `strict` also requires what the guided flow would ask. */
+function checkFlags(opts: CreateOptions, strict: boolean): Partial<CreateLinkRequest> {
+  const checks = new RequestChecks((field) => FLAGS[field] ?? field);
+  const body: Partial<CreateLinkRequest> = {
+    campaignId: checks.uuid(opts.campaign, 'campaignId', strict),
+    fullName: strict ? checks.requiredText(opts.name, 'fullName', LIMITS.linkText) : checks.text(opts.name, 'fullName', LIMITS.linkText),
+    brandId: checks.uuid(opts.brand, 'brandId', false),
+    email: checks.email(opts.email, 'email'),
+    message: checks.text(opts.message, 'message', LIMITS.linkText),
+    locale: checks.locale(opts.locale, 'locale'),
+  };
+  checks.throwIfAny();
+  return body;
+}
+
+/**
+ * The API needs brandId when the key can use several of the campaign's brands; say so before
+ * sending. A campaign that is not in the ACTIVE list is left for the service to refuse in its words.
+ */
+async function brandWhenNeeded(ctx: Context, client: ApiClient, me: Me, campaignId: string): Promise<string | undefined> {
+  const campaign = await findActiveCampaign(client, campaignId, ctx.signal);
+  if (!campaign || campaign.brandIds.length <= 1) return undefined;
+  if (ctx.io.canPrompt()) return pickBrand(ctx.prompter(), campaign, me);
+  const names = new Map(me.brands.map((brand) => [brand.id, brand.name]));
+  const choices = campaign.brandIds.map((id) => `${id} (${names.get(id) ?? 'unnamed'})`).join(', ');
+  throw new UsageError(`--brand: required: campaign "${campaign.name}" has several brands: ${choices}`);
+}
+
+async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, idempotencyKey: string): Promise<void> {
+  let link: PersonalLink;
+  try {
+    link = (await client.post<PersonalLink>('/personal-links', body, { idempotencyKey, signal: ctx.signal })).body;
+  } catch (error) {
+    throw error instanceof ApiError ? explainRefusal(error) : error;
+  }
+  const output = await ctx.output();
+  if (ctx.format === 'table' && link.status === 'REQUESTED') {
+    ctx.io.info(output.chalk.yellow('The link waits for your team\'s approval before the player can claim it.'));
+  }
+  await output.object(link, (value) => renderLink(output, value));
+}
+
+function explainRefusal(error: ApiError): ApiError {
+  switch (error.code) {
+    case 'campaign_not_active':
+      return explain(error, `${error.message} (the campaign is not taking links)`, 'pick an ACTIVE campaign: svc campaigns ls');
+    case 'campaign_not_found':
+      return explain(error, error.message, 'check --campaign and --brand against: svc campaigns ls');
+    case 'idempotency_key_reused':
+      return explain(error, error.message, 'this --idempotency-key was used for a different link; use a new key');
+    default:
+      return error;
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The guided `orders place` on a TTY: LIVE store → brand → delivery country → language → gift
+ * (grouped by section, with its coin price) → one value per option, offering only values that still
+ * lead to an orderable combination → recipient → custom fields. Each step is skipped when its flag
+ * was given. The postal code is asked as optional: which countries need one is the service's rule,
+ * and it says so (400 naming recipient.address.postalCode) when one is missing.
+ */
+import type { ApiClient } from '../../api/client.js';
+import { pages } from '../../api/paginate.js';
+import type { Brand, Me, RewardStore, RewardStoreSummary, StoreGift, StoreGiftDimension } from '../../api/types.js';
+import { FailureError } from '../../core/errors.js';
+import type { Prompter } from '../../core/prompter.js';
+import * as validate from '../../core/validate.js';
+import { LIMITS, lengthRule, promptAnswers, promptRule } from '../fields.js';
+import { formatPrice } from './show.js';
+import type { Draft } from './place-body.js';
+
+/** What the walk read, for the summary: the store as read and the gift chosen. */
+export interface Shown {
+  store: RewardStore;
+  gift: StoreGift;
+}
+
+export async function walk(prompter: Prompter, client: ApiClient, me: Me, draft: Draft, signal: AbortSignal): Promise<Shown> {
+  const summary = await chooseStore(prompter, client, draft.storeId, signal);
+  draft.storeId = summary.id;
+  draft.brandId ??= await chooseBrand(prompter, summary, me.brands);
+  const address = draft.recipient.address;
+  address.country ??= await askCountry(prompter);
+  draft.locale ??= await chooseLocale(prompter, me.tenant.locales ?? []);
+  const store = await client.get<RewardStore>(`/reward-stores/${summary.id}`, {
+    query: { brandId: draft.brandId, country: address.country, locale: draft.locale },
+    signal,
+  });
+  if (store.phase !== 'LIVE') throw new FailureError(`store "${store.name}" is not taking orders yet (opens ${store.startsAt ?? 'later'})`, 'reward_store_not_live');
+  const gift = await chooseGift(prompter, store, draft.productId);
+  draft.productId = gift.productId;
+  draft.variations = await chooseVariations(prompter, gift, draft.variations ?? {});
+  draft.coinPrice ??= gift.coinPrice;
+  await askRecipient(prompter, draft);
+  draft.customFields = await promptAnswers(prompter, me.tenant.customFields ?? [], draft.customFields ?? []);
+  return { store, gift };
+}
+
+/** The store given by --store (looked up for its brands), else one picked from the LIVE stores. */
+async function chooseStore(prompter: Prompter, client: ApiClient, storeId: string | undefined, signal: AbortSignal): Promise<RewardStoreSummary> {
+  const live: RewardStoreSummary[] = [];
+  for await (const page of pages<RewardStoreSummary>(client, '/reward-stores', { all: true, limit: 100, signal })) {
+    for (const store of page.items) {
+      if (store.id === storeId) return store;
+      if (store.phase === 'LIVE') live.push(store);
+    }
+  }
+  if (storeId !== undefined) throw new FailureError(`store ${storeId} is not one this key can use`, 'reward_store_not_found', 'list them: svc stores ls');
+  if (live.length === 0) throw new FailureError('no LIVE store is usable by this key', 'no_live_store', 'scheduled stores take orders once they open: svc stores ls');
+  return prompter.select(
+    'Store',
+    live.map((store) => ({ name: store.name, value: store, description: `${store.id}${store.endsAt ? ` · ends ${store.endsAt}` : ''}` })),
+  );
+}
+
+async function chooseBrand(prompter: Prompter, store: RewardStoreSummary, brands: readonly Brand[]): Promise<string> {
+  if (store.brandIds.length === 1) return store.brandIds[0];
+  const names = new Map(brands.map((brand) => [brand.id, brand.name]));
+  return prompter.select('Brand', store.brandIds.map((id) => ({ name: names.get(id) ?? id, value: id, description: id })));
+}
+
+async function askCountry(prompter: Prompter): Promise<string> {
+  const value = await prompter.input('Delivery country (two letters, e.g. DE)', {
+    required: true,
+    validate: (text) => promptRule(() => validate.country(text, 'country')),
+  });
+  return value.toUpperCase();
+}
+
+async function chooseLocale(prompter: Prompter, locales: readonly string[]): Promise<string | undefined> {
+  if (locales.length <= 1) return undefined;
+  const ordered = [...locales].sort((a, b) => Number(b === 'en-US') - Number(a === 'en-US'));
+  return prompter.select('Language (gift names, e-mails)', ordered.map((locale) => ({ name: locale, value: locale })));
+}
+
+/** The gift given by --product, else one picked from the store, section by section. */
+async function chooseGift(prompter: Prompter, store: RewardStore, productId: string | undefined): Promise<StoreGift> {
+  const offered = store.sections.flatMap((section) => section.items.map((gift) => ({ section: section.name, gift })));
+  if (productId !== undefined) {
+    const found = offered.find(({ gift }) => gift.productId === productId);
+    if (!found) throw new FailureError(`gift ${productId} cannot be ordered in "${store.name}" for ${store.country}`, 'gift_not_available');
+    return found.gift;
+  }
+  if (offered.length === 0) throw new FailureError(`"${store.name}" has no gift that can be ordered for ${store.country} now`, 'gift_not_available');
+  return prompter.select(
+    'Gift',
+    offered.map(({ section, gift }) => ({
+      name: `${section} › ${gift.name} — ${formatPrice(gift.coinPrice, store.currency)}`,
+      value: gift,
+      description: gift.description ?? undefined,
+    })),
+  );
+}
+
+/**
+ * One value per dimension, in order; each choice offers only values that, with the choices before,
+ * still match an orderable combination. A dimension with a single such value is chosen silently.
+ */
+export async function chooseVariations(prompter: Prompter, gift: StoreGift, given: Record<string, string>): Promise<Record<string, string>> {
+  const chosen = { ...given };
+  for (const dimension of gift.dimensions) {
+    if (dimension.name in chosen) continue;
+    const values = orderableValues(gift, dimension, chosen);
+    if (values.length === 0) throw new FailureError(`no orderable ${dimension.label} for the options chosen`, 'out_of_stock');
+    chosen[dimension.name] =
+      values.length === 1 ? values[0].value : await prompter.select(dimension.label, values.map((value) => ({ name: value.label, value: value.value })));
+  }
+  return chosen;
+}
+
+/** The dimension's values that, with the choices so far, match one of the gift's orderable combinations. */
+export function orderableValues(gift: StoreGift, dimension: StoreGiftDimension, chosen: Record<string, string>): StoreGiftDimension['values'] {
+  const fits = (variations: Record<string, string>) => Object.entries(chosen).every(([name, value]) => variations[name] === value);
+  return dimension.values.filter((value) =>
+    gift.combinations.some((combination) => combination.variations[dimension.name] === value.value && fits(combination.variations)),
+  );
+}
+
+async function askRecipient(prompter: Prompter, draft: Draft): Promise<void> {
+  const { recipient } = draft;
+  const { address } = recipient;
+  recipient.name ??= await prompter.input('Recipient name', { required: true, validate: lengthRule(LIMITS.recipientName) });
+  recipient.phone ??= await prompter.input('Phone (E.164, e.g. +4915112345678)', {
+    required: true,
+    validate: (text) => promptRule(() => validate.e164(text, 'phone')),
+  });
+  address.street ??= await prompter.input('Street and number', { required: true, validate: lengthRule(LIMITS.street) });
+  address.city ??= await prompter.input('City', { required: true, validate: lengthRule(LIMITS.city) });
+  address.postalCode ??= emptyToUndefined(
+    await prompter.input(`Postal code (leave empty if ${address.country} has none)`, { validate: lengthRule(LIMITS.postalCode) }),
+  );
+  recipient.email ??= emptyToUndefined(
+    await prompter.input('E-mail for status updates (optional)', { validate: (text) => text === '' || promptRule(() => validate.email(text, 'e-mail')) }),
+  );
+}
+
+function emptyToUndefined(value: string): string | undefined {
+  return value.trim() === '' ? undefined : value;
+}

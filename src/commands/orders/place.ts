@@ -1,0 +1,117 @@
+/**
+ * `svc orders place`: one gift order from flags, from `--from-file` (the API's request body), or
+ * guided on a TTY (see place-prompt.ts). On a TTY the order is summarised and confirmed unless --yes.
+ * On `price_changed` a person is shown the new price and asked before placing again (with a new
+ * idempotency key, since the body changes); a pipe gets exit 1 naming the current price.
+ */
+import { ApiClient } from '../../api/client.js';
+import type { Me, PlaceOrderRequest, RewardStoreOrder } from '../../api/types.js';
+import type { Context } from '../../core/context.js';
+import { ApiError, FailureError } from '../../core/errors.js';
+import { readFileOrStdin } from '../../core/stdin.js';
+import { RequestChecks, checkIdempotencyKey, parseFieldFlags, promptAnswers, requireAnswers, unansweredRequired } from '../fields.js';
+import { ORDER_FLAGS, checkOrder, draftFromFlags, parseOrderFile, rejectBodyFlags, toRequest, type Draft, type PlaceOptions } from './place-body.js';
+import { describeVariations, explainOrderRefusal } from './place-errors.js';
+import { walk, type Shown } from './place-prompt.js';
+import { formatPrice, renderOrder } from './show.js';
+
+const flagName = (field: string): string => ORDER_FLAGS[field] ?? field;
+
+/** What the guided flow cannot do without; when one is missing on a TTY, the walk starts. */
+const REQUIRED_FLAGS: (keyof PlaceOptions)[] = ['store', 'brand', 'product', 'price', 'country', 'name', 'phone', 'street', 'city'];
+
+interface Prepared {
+  client: ApiClient;
+  body: PlaceOrderRequest;
+  shown?: Shown;
+}
+
+export async function run(ctx: Context, opts: PlaceOptions): Promise<void> {
+  const idempotencyKey = checkIdempotencyKey(opts.idempotencyKey);
+  const { client, body, shown } = opts.fromFile !== undefined ? await fromFile(ctx, opts, opts.fromFile) : await fromFlags(ctx, opts);
+  if (ctx.io.canPrompt() && !opts.yes) await confirm(ctx, body, shown);
+  const order = await placeWithConsent(ctx, client, body, idempotencyKey, shown);
+  const output = await ctx.output();
+  if (ctx.format === 'table') {
+    ctx.io.info(output.chalk.green(`Order ${order.reference} placed: deduct ${formatPrice(order.coinPrice, order.currency)} from the player.`));
+  }
+  await output.object(order, (value) => renderOrder(output, value));
+}
+
+async function fromFile(ctx: Context, opts: PlaceOptions, path: string): Promise<Prepared> {
+  rejectBodyFlags(opts);
+  const text = (await readFileOrStdin(path, ctx.io.streams.stdin, '--from-file')).toString('utf8');
+  const draft = checkOrder(parseOrderFile(text, path), (field) => `${path === '-' ? 'stdin' : path}: ${field}`, true);
+  return { client: await ctx.client(), body: toRequest(draft) };
+}
+
+async function fromFlags(ctx: Context, opts: PlaceOptions): Promise<Prepared> {
+  const guided = ctx.io.canPrompt() && REQUIRED_FLAGS.some((key) => opts[key] === undefined);
+  // Every given value is checked before any request; without a TTY, every required one too.
+  const draft = checkOrder(draftFromFlags(opts), flagName, !guided);
+  const client = await ctx.client();
+  const me = await client.get<Me>('/me', { signal: ctx.signal });
+  const localeCheck = new RequestChecks(flagName);
+  localeCheck.locale(draft.locale, 'locale', me.tenant.locales);
+  localeCheck.throwIfAny();
+  const fields = me.tenant.customFields ?? [];
+  draft.customFields = parseFieldFlags(opts.field, fields);
+  let shown: Shown | undefined;
+  if (guided) {
+    shown = await walk(ctx.prompter(), client, me, draft, ctx.signal);
+  } else if (ctx.io.canPrompt()) {
+    draft.customFields = await promptAnswers(ctx.prompter(), unansweredRequired(fields, draft.customFields), draft.customFields);
+  }
+  requireAnswers(fields, draft.customFields ?? []);
+  return { client, body: toRequest(checkOrder(draft, flagName, true)), shown };
+}
+
+/** The order as the person will be charged for it, then yes/no. Shown on stderr, never stored. */
+async function confirm(ctx: Context, body: PlaceOrderRequest, shown: Shown | undefined): Promise<void> {
+  const { chalk } = await ctx.output();
+  for (const line of summary(body, shown)) ctx.io.info(line.replace(/^(\S[^:]*:)/, (label) => chalk.bold(label)));
+  const price = shown ? formatPrice(body.coinPrice, shown.store.currency) : body.coinPrice;
+  if (!(await ctx.prompter().confirm(`Place this order for ${price}?`, false))) throw new FailureError('order not placed: you declined', 'declined');
+}
+
+export function summary(body: PlaceOrderRequest, shown: Shown | undefined): string[] {
+  const { recipient } = body;
+  const { address } = recipient;
+  const gift = shown ? `${shown.gift.name} (${body.productId})` : body.productId;
+  return [
+    `Store:      ${shown ? `${shown.store.name} (${body.storeId})` : body.storeId}`,
+    `Gift:       ${gift}`,
+    `Options:    ${Object.keys(body.variations).length ? describeVariations(body.variations) : 'none'}`,
+    `Price:      ${shown ? formatPrice(body.coinPrice, shown.store.currency) : body.coinPrice}`,
+    `Recipient:  ${recipient.name}, ${recipient.phone}${recipient.email ? `, ${recipient.email}` : ''}`,
+    `Address:    ${[address.street, [address.postalCode, address.city].filter(Boolean).join(' '), address.country].join(', ')}`,
+    ...(body.additionalDetails ? [`Details:    ${body.additionalDetails}`] : []),
+  ];
+}
+
+/**
+ * Places the order. A changed price is never accepted silently: on a TTY the person is asked, and a
+ * yes places the order again at the new price under a new idempotency key (the old key belongs to
+ * the old body and the service would refuse it as reused).
+ */
+async function placeWithConsent(ctx: Context, client: ApiClient, first: PlaceOrderRequest, firstKey: string, shown: Shown | undefined): Promise<RewardStoreOrder> {
+  let body = first;
+  let idempotencyKey = firstKey;
+  for (;;) {
+    try {
+      return (await client.post<RewardStoreOrder>('/reward-store-orders', body, { idempotencyKey, signal: ctx.signal })).body;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const current = error.problem.coinPrice;
+      if (error.code !== 'price_changed' || !current || !ctx.io.canPrompt()) throw explainOrderRefusal(error, body);
+      const price = (value: string) => (shown ? formatPrice(value, shown.store.currency) : value);
+      ctx.io.info(`The price changed: the order was sent at ${price(body.coinPrice)}, the gift now costs ${price(current)}. Nothing was ordered.`);
+      if (!(await ctx.prompter().confirm(`Place the order again at ${price(current)}?`, false))) {
+        throw new FailureError(`order not placed: the price changed to ${current} and you declined it`, 'price_changed');
+      }
+      body = { ...body, coinPrice: current };
+      idempotencyKey = ApiClient.newIdempotencyKey();
+      ctx.io.info(`note: placing again at ${price(current)} with a new Idempotency-Key ${idempotencyKey}`);
+    }
+  }
+}
