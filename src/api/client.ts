@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { ApiError, InterruptedError, UnavailableError, type Problem } from '../core/errors.js';
-import { redact } from '../core/secrets.js';
+import { redact, redactPersonal } from '../core/secrets.js';
 import { USER_AGENT } from '../version.js';
 import { Pacer, type Sleep } from './pacer.js';
 import { loadTransport } from './transport.js';
@@ -63,6 +63,7 @@ export class ApiClient {
   private readonly random: () => number;
   readonly pacer: Pacer;
   private dispatcherPromise?: Promise<Dispatcher>;
+  private notice?: (line: string) => void;
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -72,6 +73,12 @@ export class ApiClient {
     this.sleep = options.sleep ?? defaultSleep;
     this.random = options.random ?? Math.random;
     this.pacer = new Pacer(options.ratePerMinute ?? 3_000, this.sleep);
+    this.notice = options.notice;
+  }
+
+  /** Replaces the one-line notices (retries, replays); bulk work counts them in its summary instead. */
+  setNotice(notice: ((line: string) => void) | undefined): void {
+    this.notice = notice;
   }
 
   /** A fresh idempotency key for a creating POST. */
@@ -119,7 +126,7 @@ export class ApiClient {
       if (attempt.kind === 'success') {
         const replayed = headerValue(attempt.headers['idempotent-replayed']) === 'true';
         if (replayed) {
-          this.options.notice?.(
+          this.notice?.(
             `replayed: the service returned the stored response for Idempotency-Key ${options.idempotencyKey}; nothing ran twice`,
           );
         }
@@ -136,7 +143,7 @@ export class ApiClient {
       if (retry >= this.maxRetries) throw this.exhausted(attempt.error, retry + 1, options.idempotencyKey);
       const waitMs = retryDelayMs(outcome, retry, this.random);
       if (outcome.kind === 'response' && outcome.status === 429) this.pacer.pauseUntil(Date.now() + waitMs);
-      this.options.notice?.(
+      this.notice?.(
         `retrying ${method} ${path} in ${(waitMs / 1000).toFixed(1)}s (${describeOutcome(outcome)}; retry ${retry + 1} of ${this.maxRetries})`,
       );
       await this.sleep(waitMs, options.signal).catch(rethrowAbort(options.signal));
@@ -240,7 +247,8 @@ export class ApiClient {
     for (const [name, value] of Object.entries(headers)) {
       this.debugLine(`> ${name}: ${name === 'authorization' ? 'Bearer [redacted]' : value}`);
     }
-    if (payload !== undefined) this.debugLine(`> ${snippet(payload, 2_000)}`);
+    // Player data (names, addresses, phones, e-mails) stays out of logs, like keys and secrets.
+    if (payload !== undefined) this.debugLine(`> ${snippet(redactPersonal(payload), 2_000)}`);
   }
 
   private debugResponse(status: number, headers: ApiResponse['headers'], text: string, elapsedMs: number): void {

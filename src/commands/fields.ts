@@ -279,20 +279,6 @@ export function lengthRule(max: number): (value: string) => string | true {
 }
 
 /** An API refusal whose detail is put in words a person can act on, with an optional hint. */
-class ExplainedApiError extends ApiError {
-  constructor(
-    problem: Problem,
-    override readonly hint: string | undefined,
-  ) {
-    super(problem);
-  }
-}
-
-/** The same refusal (same status, code and exit code), explained; the service's fields are kept. */
-export function explain(error: ApiError, detail: string, hint?: string): ApiError {
-  return new ExplainedApiError({ ...error.problem, detail }, hint);
-}
-
 /** --idempotency-key as given (1 to 255 characters), else a fresh one kept for every retry. */
 export function checkIdempotencyKey(value: string | undefined): string {
   if (value === undefined) return ApiClient.newIdempotencyKey();

@@ -86,11 +86,16 @@ export class ApiError extends SvcError {
   readonly status: number;
   readonly problem: Problem;
 
-  constructor(problem: Problem, opts: { retriesExhausted?: boolean } = {}) {
+  constructor(problem: Problem, private readonly opts: { retriesExhausted?: boolean; hint?: string } = {}) {
     const code = problem.code ?? `http_${problem.status}`;
-    super(problem.detail ?? problem.title ?? `HTTP ${problem.status}`, exitCodeForStatus(problem.status, opts.retriesExhausted), code);
+    super(problem.detail ?? problem.title ?? `HTTP ${problem.status}`, exitCodeForStatus(problem.status, opts.retriesExhausted), code, opts.hint);
     this.status = problem.status;
     this.problem = problem;
+  }
+
+  /** The same refusal (status, code, exit code and the service's members kept), told in words for people. */
+  explained(detail: string, hint?: string): ApiError {
+    return new ApiError({ ...this.problem, detail }, { ...this.opts, hint: hint ?? this.hint });
   }
 
   get fieldErrors(): FieldError[] {

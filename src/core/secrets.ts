@@ -20,3 +20,15 @@ export function redact(text: string, secrets: readonly string[] = []): string {
   }
   return out;
 }
+
+/** Request members that carry a player's personal data. */
+const PERSONAL_FIELDS = new Set(['recipient', 'fullName', 'email', 'phone', 'additionalDetails', 'message']);
+
+/** A JSON body with every personal member replaced by "[redacted]"; other text is returned as it is. */
+export function redactPersonal(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), (key, value) => (PERSONAL_FIELDS.has(key) ? '[redacted]' : value));
+  } catch {
+    return body;
+  }
+}

@@ -5,16 +5,20 @@ import type { IdempotencyStore } from './idempotency.js';
 import { SCOPES, type Scope, keyInfoJson, linkJson, orderJson, type Order, type PersonalLink } from './models.js';
 import type { RateLimiter } from './ratelimit.js';
 import { type ApiResult, Router, bodyObject, ok, pathId } from './router.js';
-import { type SandboxState, TransitionError } from './store.js';
-import { FieldErrors, readCustomFieldAnswers } from './validate.js';
+import { type SandboxState, TransitionError, sameVariations } from './store.js';
+import { FieldErrors, isCountry, isDecimal, isPlainObject, readCustomFieldAnswers } from './validate.js';
 import type { WebhookQueue } from './webhooks.js';
 
 /*
  * The admin API under /_sandbox (loopback clients only, no key) stands in for the operator's team
- * and the service. Paths are the contract's table, plus two small extras:
+ * and the service. Paths are the contract's table, plus a few extras:
  * - GET /clock → {now}: the virtual time, so scripts can see where the clock stands;
  * - PATCH /settings also takes `requiredCustomFieldIds: string[]`, making exactly those custom
- *   fields required (the seed has none required), to exercise the required-field rule.
+ *   fields required (the seed has none required), to exercise the required-field rule;
+ * - POST /campaigns/{id}/reopen: a COMPLETED campaign takes links again (its expired links stay EXPIRED);
+ * - GET /gifts: every gift of every store, including those a store read leaves out (unpublished,
+ *   not yet available, sold out), so each gift_not_available reason can be triggered;
+ * - PATCH /gifts/{productId} `{published?, prices?: {default|CC: "decimal"}, stock?: [{variations, stock}]}`.
  * A claim (POST /links/{id}/claim) places an order for the first gift without options of the LIVE
  * store, in the link's brand and locale; that order belongs to no key.
  * Moves the current status does not allow are 409 `invalid_transition`.
@@ -164,6 +168,70 @@ const routes: AdminRoute[] = [
     },
   },
   {
+    method: 'POST',
+    path: '/campaigns/{id}/reopen',
+    handle: (ctx) => {
+      const campaign = ctx.services.state.campaign(pathId(ctx, 'id', 'The campaign'));
+      if (campaign === undefined) throw notFound('The campaign');
+      transition(() => ctx.services.state.reopenCampaign(campaign));
+      return ok({ id: campaign.id, name: campaign.name, status: campaign.status });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/gifts',
+    handle: ({ services: { state } }) =>
+      ok({
+        items: state.stores.flatMap((store) =>
+          store.sections.flatMap((section) =>
+            section.gifts.map((gift) => ({
+              storeId: store.id,
+              productId: gift.productId,
+              name: gift.name['en-US'],
+              published: gift.published,
+              prices: gift.prices,
+              countries: gift.countries,
+              brandIds: gift.brandIds,
+              availableFrom: gift.availableFrom === null ? null : formatTimestamp(gift.availableFrom),
+              availableUntil: gift.availableUntil === null ? null : formatTimestamp(gift.availableUntil),
+              combinations: gift.combinations,
+            })),
+          ),
+        ),
+      }),
+  },
+  {
+    method: 'PATCH',
+    path: '/gifts/{id}',
+    handle: (ctx) => {
+      const { state } = ctx.services;
+      const productId = pathId(ctx, 'id', 'The gift');
+      const gift = state.stores.flatMap((s) => s.sections.flatMap((sec) => sec.gifts)).find((g) => g.productId === productId);
+      if (gift === undefined) throw notFound('The gift');
+      const body = bodyObject(ctx.body);
+      const errors = new FieldErrors();
+      if (body.published !== undefined && typeof body.published !== 'boolean') errors.add('published', 'invalid', 'published must be true or false.');
+      const prices = body.prices;
+      if (prices !== undefined && (!isPlainObject(prices) || !Object.entries(prices).every(([c, p]) => (c === 'default' || isCountry(c)) && isDecimal(p)))) {
+        errors.add('prices', 'invalid', 'prices must map "default" or a country code to a decimal string.');
+      }
+      const stock = body.stock;
+      if (stock !== undefined && (!Array.isArray(stock) || !stock.every((e) => isPlainObject(e) && isPlainObject(e.variations) && Number.isInteger(e.stock) && (e.stock as number) >= 0))) {
+        errors.add('stock', 'invalid', 'stock must list {variations, stock} entries.');
+      }
+      errors.throwIfAny();
+      if (typeof body.published === 'boolean') gift.published = body.published;
+      if (isPlainObject(prices)) Object.assign(gift.prices, prices);
+      if (Array.isArray(stock)) {
+        for (const entry of stock as { variations: Record<string, string>; stock: number }[]) {
+          const combination = gift.combinations.find((c) => sameVariations(c.variations, entry.variations));
+          if (combination !== undefined) combination.stock = entry.stock;
+        }
+      }
+      return ok({ productId: gift.productId, published: gift.published, prices: gift.prices, combinations: gift.combinations });
+    },
+  },
+  {
     method: 'GET',
     path: '/clock',
     handle: ({ services: { state } }) => ok({ now: formatTimestamp(state.clock.now()) }),
@@ -264,7 +332,7 @@ const routes: AdminRoute[] = [
   {
     method: 'GET',
     path: '/deliveries',
-    handle: ({ services }) => ok({ items: services.webhooks.records }),
+    handle: ({ services }) => ok({ items: services.webhooks.records, nextCursor: null }),
   },
 ];
 

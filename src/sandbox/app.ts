@@ -79,11 +79,13 @@ function acceptsJson(accept: string | undefined): boolean {
 async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const declaredLength = req.headers['content-length'];
   const hasBody = (declaredLength !== undefined && Number(declaredLength) > 0) || req.headers['transfer-encoding'] !== undefined;
-  if (!hasBody) return undefined;
-  const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (mediaType !== 'application/json') {
+  const contentType = req.headers['content-type'];
+  const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  // A body must be declared application/json; so must an empty one that declares another type.
+  if ((hasBody || (contentType !== undefined && contentType.trim() !== '')) && mediaType !== 'application/json') {
     throw new ApiProblem(415, 'unsupported_media_type', 'Send the request body as application/json.');
   }
+  if (!hasBody) return undefined;
   const tooLarge = (): ApiProblem =>
     new ApiProblem(413, 'payload_too_large', 'The request body is larger than 10 MB.', {}, { Connection: 'close' });
   if (Number(declaredLength) > MAX_BODY_BYTES) throw tooLarge();

@@ -69,6 +69,7 @@ export function createSeededState(clock: VirtualClock, options: FixtureOptions):
     keys,
     campaigns,
     stores,
+    ids: new SeededRandom((options.seed ^ 0x1d5eed) >>> 0),
   });
 
   // Links the operator's team sent, with their own answers, so lists show variety from the start.
@@ -112,6 +113,7 @@ function buildStores(random: SeededRandom, allBrandIds: string[], firstBrandId: 
     brandIds: null,
     published: true,
     availableFrom: null,
+    availableUntil: null,
     ...fields,
   });
 
@@ -171,6 +173,12 @@ function buildStores(random: SeededRandom, allBrandIds: string[], firstBrandId: 
   });
   const watch = gift({ name: { 'en-US': 'Vintage Watch', 'de-DE': 'Vintage-Uhr' }, prices: { default: '9000' }, published: false });
   const hamper = gift({ name: { 'en-US': 'Holiday Hamper', 'de-DE': 'Feiertagskorb' }, prices: { default: '3000' }, availableFrom: days(20) });
+  // Orderable now but only for three more days: after advancing the clock, ordering it is NOT_AVAILABLE_NOW.
+  const calendar = gift({
+    name: { 'en-US': 'Advent Calendar', 'de-DE': 'Adventskalender' },
+    prices: { default: '700' },
+    availableUntil: days(3),
+  });
 
   const section = (en: string, de: string, gifts: Gift[]) => ({ id: random.uuid(), name: { 'en-US': en, 'de-DE': de }, gifts });
   const live: RewardStore = {
@@ -186,7 +194,7 @@ function buildStores(random: SeededRandom, allBrandIds: string[], firstBrandId: 
       section('Apparel', 'Kleidung', [hoodie]),
       section('Electronics', 'Elektronik', [headphones]),
       section('Smart Home', 'Intelligentes Zuhause', [speaker]),
-      section('Gift Cards', 'Geschenkkarten', [giftCard]),
+      section('Gift Cards', 'Geschenkkarten', [giftCard, calendar]),
       // Nothing here is orderable now: the section is left out of store reads.
       section('Limited Editions', 'Limitierte Auflagen', [poster, watch, hamper]),
     ],
@@ -197,7 +205,8 @@ function buildStores(random: SeededRandom, allBrandIds: string[], firstBrandId: 
     description: null,
     brandIds: allBrandIds.slice(0, 2),
     startsAt: days(7),
-    endsAt: null,
+    // Ends too, so an ended store (left out of lists, 404 on read, reward_store_not_live) can be reached with the clock.
+    endsAt: days(90),
     banner: null,
     currency: { name: { 'en-US': 'Star Coins', 'de-DE': 'Sternmünzen' }, symbol: { 'en-US': 'SC', 'de-DE': 'SM' } },
     sections: [

@@ -161,6 +161,8 @@ export interface Gift {
   brandIds: string[] | null;
   published: boolean;
   availableFrom: number | null;
+  /** After this time the gift is no longer available (NOT_AVAILABLE_NOW); null if no end. */
+  availableUntil: number | null;
 }
 
 export interface StoreSection {

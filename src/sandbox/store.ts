@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { MICROS_PER_DAY, formatTimestamp, type VirtualClock } from './clock.js';
+import type { SeededRandom } from './random.js';
 import {
   type ApiKeyRecord,
   type Brand,
@@ -40,6 +40,8 @@ export interface SeedData {
   keys: ApiKeyRecord[];
   campaigns: Campaign[];
   stores: RewardStore[];
+  /** Ids of records and events made later: seeded, so the same seed gives the same ids. */
+  ids: SeededRandom;
 }
 
 export interface NewLink {
@@ -76,6 +78,7 @@ export class SandboxState {
   private readonly ordersById = new Map<string, Order>();
   private readonly ordersByKey = new Map<string, Order[]>();
   private orderCount = 0;
+  private readonly ids: SeededRandom;
   /** Called after each recorded event (the webhook queue listens). */
   onEvent: (event: StoredEvent) => void = () => undefined;
 
@@ -88,6 +91,12 @@ export class SandboxState {
     this.keys = seed.keys;
     this.campaigns = seed.campaigns;
     this.stores = seed.stores;
+    this.ids = seed.ids;
+  }
+
+  /** A new record or event id (a UUID from the seeded generator). */
+  newId(): string {
+    return this.ids.uuid();
   }
 
   keyByApiKey(apiKey: string): ApiKeyRecord | undefined {
@@ -140,6 +149,7 @@ export class SandboxState {
     if (gift.brandIds !== null && !gift.brandIds.includes(brandId)) return 'NOT_USABLE_BY_BRAND';
     if (!gift.countries.includes(country)) return 'NOT_SOLD_IN_COUNTRY';
     if (gift.availableFrom !== null && gift.availableFrom > now) return 'NOT_AVAILABLE_NOW';
+    if (gift.availableUntil !== null && gift.availableUntil <= now) return 'NOT_AVAILABLE_NOW';
     if (gift.dimensions.length > 0 && !gift.combinations.some((c) => c.stock > 0)) return 'NO_SELECTABLE_COMBINATION';
     return null;
   }
@@ -170,7 +180,7 @@ export class SandboxState {
     actorKey: string | null,
     orderOwner: string | null,
   ): void {
-    const id = randomUUID();
+    const id = this.newId();
     const json = JSON.stringify({ id, type, occurredAt: formatTimestamp(occurredAt), environment: 'production', data });
     const event: StoredEvent = { seq: this.nextSeq++, id, type, occurredAt, json, brandId, subject, actorKey, orderOwner };
     this.events.push(event);
@@ -208,7 +218,7 @@ export class SandboxState {
   createLink(input: NewLink): PersonalLink {
     const now = this.clock.tick();
     const link: PersonalLink = {
-      id: randomUUID(),
+      id: this.newId(),
       campaignId: input.campaign?.id ?? null,
       brandId: input.brandId,
       status: this.tenant.approvalRequired ? 'REQUESTED' : 'ACTIVE',
@@ -298,6 +308,16 @@ export class SandboxState {
     return true;
   }
 
+  /**
+   * Reopens a COMPLETED campaign (admin). Links that expired with it stay EXPIRED. A past expiry is
+   * cleared, else the campaign would complete again at once.
+   */
+  reopenCampaign(campaign: Campaign): void {
+    if (campaign.status !== 'COMPLETED') throw new TransitionError(`Campaign ${campaign.id} is ${campaign.status}; only a COMPLETED campaign can be reopened.`);
+    campaign.status = 'ACTIVE';
+    if (campaign.expiresAt !== null && campaign.expiresAt <= this.clock.now()) campaign.expiresAt = null;
+  }
+
   /** Ends a campaign; its open links expire, each with one personal_link.expired event. */
   completeCampaign(campaign: Campaign): void {
     if (campaign.status !== 'ACTIVE') throw new TransitionError(`Campaign ${campaign.id} is ${campaign.status}; only an ACTIVE campaign can be completed.`);
@@ -325,7 +345,7 @@ export class SandboxState {
     for (let i = 0; i < count; i++) {
       const now = this.clock.tick();
       this.addLink({
-        id: randomUUID(),
+        id: this.newId(),
         campaignId: options.campaign.id,
         brandId: options.brandIds[i % options.brandIds.length],
         status: 'ACTIVE',
@@ -360,7 +380,7 @@ export class SandboxState {
     this.orderCount += 1;
     const order: Order = {
       ...input,
-      id: randomUUID(),
+      id: this.newId(),
       reference: `SVC-${String(this.orderCount).padStart(6, '0')}`,
       status,
       shipment: null,

@@ -1,6 +1,5 @@
 import http from 'node:http';
 import https from 'node:https';
-import { randomUUID } from 'node:crypto';
 import { signatureHeader } from '../core/signature.js';
 import { MICROS_PER_SECOND, formatTimestamp } from './clock.js';
 import type { ApiKeyRecord, StoredEvent } from './models.js';
@@ -183,7 +182,7 @@ export class WebhookQueue {
     if (key.webhookUrl === null) {
       return { responseStatus: null, error: `the key ${key.name} has no webhook URL; nothing was sent` };
     }
-    const id = randomUUID();
+    const id = this.state.newId();
     const body = JSON.stringify({ id, type: 'ping', occurredAt: formatTimestamp(this.state.clock.now()), environment: 'production', data: {} });
     const url = key.webhookUrl;
     const result = await sendWebhook(url, key.webhookSecret, id, body, this.stopping.signal);

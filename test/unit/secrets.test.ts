@@ -35,3 +35,19 @@ describe('base URL', () => {
     expect(() => validateBaseUrl('not a url')).toThrow(UsageError);
   });
 });
+
+describe('personal data in debug output', () => {
+  it('redacts recipient, names, e-mails and phones from JSON bodies', async () => {
+    const { redactPersonal } = await import('../../src/core/secrets.js');
+    const body = JSON.stringify({
+      storeId: 's',
+      coinPrice: '1200',
+      recipient: { name: 'Ada Lovelace', phone: '+4915112345678', address: { street: 'Hauptstr. 1', city: 'Berlin', country: 'DE' } },
+    });
+    const out = redactPersonal(body);
+    expect(out).toContain('"coinPrice":"1200"');
+    for (const personal of ['Ada Lovelace', '+4915112345678', 'Hauptstr. 1', 'Berlin']) expect(out).not.toContain(personal);
+    expect(redactPersonal('{"fullName":"Ada","email":"a@b.co","campaignId":"c"}')).toBe('{"fullName":"[redacted]","email":"[redacted]","campaignId":"c"}');
+    expect(redactPersonal('not json')).toBe('not json');
+  });
+});

@@ -52,6 +52,8 @@ export async function runBulk(ctx: Context, opts: CreateOptions): Promise<number
 
   const progress = ctx.io.showProgress() ? new Progress(ctx.io, path === '-' ? undefined : await countRows(path)) : undefined;
   const client = await ctx.client();
+  // One note per replayed or retried row would flood stderr on a large file; the summary counts them.
+  client.setNotice(undefined);
   const tally = { total: 0, created: 0, replayed: 0, failed: 0 };
   const started = performance.now();
   const rows = prepare(readRows(path === '-' ? ctx.io.streams.stdin : createReadStream(path)), customFieldsOnce(client, ctx.signal));

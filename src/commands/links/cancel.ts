@@ -7,7 +7,7 @@ import type { PersonalLink } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import * as validate from '../../core/validate.js';
-import { LIMITS, RequestChecks, checkIdempotencyKey, explain, lengthRule } from '../fields.js';
+import { LIMITS, RequestChecks, checkIdempotencyKey, lengthRule } from '../fields.js';
 import { renderLink } from './show.js';
 
 export interface CancelOptions {
@@ -59,5 +59,5 @@ function explainNotCancellable(error: ApiError): ApiError {
   const { currentStatus, reason } = error.problem;
   const why = (reason && NOT_CANCELLABLE[reason]) ?? (currentStatus && NOT_CANCELLABLE[currentStatus]);
   const status = currentStatus ? ` (status ${currentStatus})` : '';
-  return explain(error, why ? `cannot cancel this link: ${why}${status}` : error.message);
+  return error.explained(why ? `cannot cancel this link: ${why}${status}` : error.message);
 }

@@ -14,7 +14,6 @@ import {
   LIMITS,
   RequestChecks,
   checkIdempotencyKey,
-  explain,
   parseFieldFlags,
   promptAnswers,
   requireAnswers,
@@ -132,11 +131,11 @@ async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, 
 function explainRefusal(error: ApiError): ApiError {
   switch (error.code) {
     case 'campaign_not_active':
-      return explain(error, `${error.message} (the campaign is not taking links)`, 'pick an ACTIVE campaign: svc campaigns ls');
+      return error.explained(`${error.message} (the campaign is not taking links)`, 'pick an ACTIVE campaign: svc campaigns ls');
     case 'campaign_not_found':
-      return explain(error, error.message, 'check --campaign and --brand against: svc campaigns ls');
+      return error.explained(error.message, 'check --campaign and --brand against: svc campaigns ls');
     case 'idempotency_key_reused':
-      return explain(error, error.message, 'this --idempotency-key was used for a different link; use a new key');
+      return error.explained(error.message, 'this --idempotency-key was used for a different link; use a new key');
     default:
       return error;
   }

@@ -1,7 +1,6 @@
 /** One line, in words, for each way the API refuses an order, with what to do about it. */
 import type { PlaceOrderRequest } from '../../api/types.js';
 import { ApiError } from '../../core/errors.js';
-import { explain } from '../fields.js';
 
 /** `reason` of gift_not_available, as the spec defines it. */
 const GIFT_NOT_AVAILABLE: Record<string, string> = {
@@ -17,28 +16,26 @@ export function explainOrderRefusal(error: ApiError, body: PlaceOrderRequest): A
   const storeHint = `see what can be ordered: svc stores show ${body.storeId} --brand ${body.brandId} --country ${body.recipient.address.country}`;
   switch (error.code) {
     case 'price_changed':
-      return explain(
-        error,
-        `the price changed: the order was sent at ${body.coinPrice}, the gift now costs ${error.problem.coinPrice ?? 'a different price'}; nothing was ordered`,
+      return error.explained(`the price changed: the order was sent at ${body.coinPrice}, the gift now costs ${error.problem.coinPrice ?? 'a different price'}; nothing was ordered`,
         error.problem.coinPrice ? `confirm the new price with the player, then run again with --price ${error.problem.coinPrice}` : storeHint,
       );
     case 'out_of_stock':
-      return explain(error, `sold out: ${describeVariations(body.variations)} cannot be ordered now; nothing was ordered`, storeHint);
+      return error.explained(`sold out: ${describeVariations(body.variations)} cannot be ordered now; nothing was ordered`, storeHint);
     case 'gift_not_available': {
       const why = GIFT_NOT_AVAILABLE[String(error.problem.reason)] ?? `reason ${error.problem.reason ?? 'not given'}`;
-      return explain(error, `the gift cannot be ordered: ${why}`, storeHint);
+      return error.explained(`the gift cannot be ordered: ${why}`, storeHint);
     }
     case 'reward_store_not_live':
-      return explain(error, 'the store is not taking orders: it has not opened yet or it has ended', 'list stores and their phase: svc stores ls');
+      return error.explained('the store is not taking orders: it has not opened yet or it has ended', 'list stores and their phase: svc stores ls');
     case 'reward_store_not_found':
-      return explain(error, 'this key cannot use that store', 'list the stores this key can use: svc stores ls');
+      return error.explained('this key cannot use that store', 'list the stores this key can use: svc stores ls');
     case 'brand_not_found':
-      return explain(error, 'the brand is not one of the store\'s brands, or this key cannot use it', 'the store\'s brands are listed by: svc stores ls');
+      return error.explained('the brand is not one of the store\'s brands, or this key cannot use it', 'the store\'s brands are listed by: svc stores ls');
     case 'idempotency_key_reused':
-      return explain(error, error.message, 'this --idempotency-key was used for a different order; use a new key');
+      return error.explained(error.message, 'this --idempotency-key was used for a different order; use a new key');
     case 'invalid_request':
       return error.fieldErrors.some((entry) => entry.field === 'recipient.address.postalCode' && entry.code === 'required')
-        ? explain(error, error.message, `${body.recipient.address.country} uses postal codes: pass --postal-code`)
+        ? error.explained(error.message, `${body.recipient.address.country} uses postal codes: pass --postal-code`)
         : error;
     default:
       return error;

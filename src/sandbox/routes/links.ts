@@ -112,6 +112,7 @@ export const linkRoutes: ApiRoute[] = [
       if (link.createdBy !== ctx.key.name) {
         throw new ApiProblem(409, 'not_cancellable', 'Only the key that created a link can cancel it; this one was created elsewhere.', {
           reason: 'created_elsewhere',
+          currentStatus: link.status,
         });
       }
       if (link.status === 'CLAIMED' || link.status === 'EXPIRED') {

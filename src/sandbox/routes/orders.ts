@@ -85,8 +85,14 @@ export const orderRoutes: ApiRoute[] = [
       }
       const combination = gift.combinations.find((c) => sameVariations(c.variations, variations));
       if (gift.dimensions.length === 0 ? Object.keys(variations).length > 0 : combination === undefined) {
+        // Left out for a gift with options is "missing"; anything else that names no combination is "invalid".
+        const missing = gift.dimensions.length > 0 && (body.variations === undefined || body.variations === null);
         throw new ApiProblem(400, 'invalid_request', 'variations is not one of the gift\'s combinations.', {
-          errors: [{ field: 'variations', code: 'invalid', message: 'variations must name one of the gift\'s combinations ({} for a gift without options).' }],
+          errors: [
+            missing
+              ? { field: 'variations', code: 'required', message: 'variations is required: the gift has options; name one of its combinations.' }
+              : { field: 'variations', code: 'invalid', message: 'variations must name one of the gift\'s combinations ({} for a gift without options).' },
+          ],
         });
       }
       if (combination !== undefined && combination.stock <= 0) {
