@@ -5,6 +5,22 @@ import { build } from 'esbuild';
 import { rmSync, readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+
+// commander requires node:child_process up front for executable subcommands, which svc does not
+// use; loading it (and the net/stream modules behind it) is a fifth of `svc --help`. Inside the
+// bundle, commander gets a stand-in that loads the real module on first use.
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(build) {
+    build.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      args.importer.includes('node_modules/commander/') ? { path: 'lazy-child-process', namespace: 'svc' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'svc' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });",
+      loader: 'js',
+    }));
+  },
+};
 rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 await build({
   entryPoints: { cli: 'src/cli.ts' },
@@ -22,5 +38,6 @@ await build({
   define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
   // commander is CommonJS: give the ESM bundle a `require` for the node: built-ins it asks for.
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
+  plugins: [lazyChildProcess],
   logLevel: 'warning',
 });
