@@ -72,8 +72,8 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       ) + '\nEnvironment: SVC_PROFILE, SVC_API_KEY, SVC_BASE_URL, SVC_CONFIG_DIR, SVC_WEBHOOK_SECRET, SVC_DEBUG, NO_COLOR\n',
     );
 
-  const group = (name: string, description: string, define: (command: Command) => void) => {
-    const command = program.command(name).description(description);
+  const group = (name: string, description: string, usage: string[], define: (command: Command) => void) => {
+    const command = program.command(name).description(description).addHelpText('after', examples(...usage));
     if (only === undefined || only === name) define(command);
   };
 
@@ -85,7 +85,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     .addHelpText('after', examples('svc login', 'printf "%s\\n" "$KEY" | svc login --profile ci --api-key-stdin', 'svc login --profile staging --base-url https://api.example.test/v1'))
     .action(action(() => import('./commands/auth/login.js')));
 
-  group('profiles', 'list, choose and remove stored profiles', (profiles) => {
+  group('profiles', 'list, choose and remove stored profiles', ['svc profiles ls', 'svc profiles use sandbox'], (profiles) => {
     profiles
       .command('ls')
       .description('list profiles: name, base URL, masked key, default marker')
@@ -111,7 +111,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     .addHelpText('after', examples('svc me', 'svc me -o json | jq .tenant.locales'))
     .action(action(() => import('./commands/me.js')));
 
-  group('campaigns', 'browse campaigns', (campaigns) => {
+  group('campaigns', 'browse campaigns', ['svc campaigns ls', 'svc campaigns ls --status COMPLETED --all'], (campaigns) => {
     listOptions(
       campaigns
         .command('ls')
@@ -123,7 +123,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .action(action(() => import('./commands/campaigns/ls.js')));
   });
 
-  group('links', 'personal gift links: list, read, create, cancel', (links) => {
+  group('links', 'personal gift links: list, read, create, cancel', ['svc links ls --status ACTIVE', 'svc links create --campaign <id> --name "Ada Lovelace"', 'svc links cancel <id> --reason duplicate'], (links) => {
     listOptions(
       links
         .command('ls')
@@ -174,7 +174,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .action(action(() => import('./commands/links/cancel.js')));
   });
 
-  group('stores', 'browse rewards stores', (stores) => {
+  group('stores', 'browse rewards stores', ['svc stores ls', 'svc stores show <id> --brand <id> --country DE'], (stores) => {
     listOptions(stores.command('ls').description('list stores, sorted by name (GET /reward-stores)').option('--brand <id>', 'only stores serving this brand'))
       .addHelpText('after', examples('svc stores ls', 'svc stores ls --brand <id> -o json'))
       .action(action(() => import('./commands/stores/ls.js')));
@@ -189,7 +189,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .action(action(() => import('./commands/stores/show.js')));
   });
 
-  group('orders', 'rewards store orders: place, list, read', (orders) => {
+  group('orders', 'rewards store orders: place, list, read', ['svc orders place', 'svc orders ls --status SENT'], (orders) => {
     orders
       .command('place')
       .description('place a gift order for a player (POST /reward-store-orders)')
@@ -238,7 +238,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .action(action(() => import('./commands/orders/get.js')));
   });
 
-  group('events', 'the event feed', (events) => {
+  group('events', 'the event feed', ['svc events tail --follow', 'svc events tail --resume --type order.'], (events) => {
     events
       .command('tail')
       .description('print the event feed; --follow keeps polling for new events')
@@ -254,7 +254,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .action(action(() => import('./commands/events/tail.js')));
   });
 
-  group('webhooks', 'test, sign and receive webhooks', (webhooks) => {
+  group('webhooks', 'test, sign and receive webhooks', ['svc webhooks test', 'svc webhooks listen --port 4242'], (webhooks) => {
     webhooks
       .command('test')
       .description('send a signed ping to the key\'s webhook URL (POST /webhooks:test)')

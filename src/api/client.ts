@@ -176,8 +176,19 @@ export class ApiClient {
   > {
     const transport = await loadTransport();
     const dispatcher = await this.dispatcher();
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const signal = userSignal ? AbortSignal.any([userSignal, timeout]) : timeout;
+    // One controller per attempt, released as soon as the attempt ends: AbortSignal.timeout and
+    // AbortSignal.any would keep every attempt's signal alive for the whole time-out (30 s), which
+    // at backfill rates is tens of thousands of live objects.
+    if (userSignal?.aborted) throw new InterruptedError();
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.timeoutMs);
+    const onUserAbort = () => controller.abort();
+    userSignal?.addEventListener('abort', onUserAbort, { once: true });
+    const signal = controller.signal;
     const started = performance.now();
     this.debugRequest(method, url, headers, payload);
     let status: number;
@@ -190,7 +201,7 @@ export class ApiClient {
       text = await response.body.text();
     } catch (error) {
       if (userSignal?.aborted) throw new InterruptedError();
-      if (timeout.aborted) {
+      if (timedOut) {
         this.debugLine(`< time-out after ${this.timeoutMs} ms`);
         return {
           kind: 'failure',
@@ -205,6 +216,9 @@ export class ApiClient {
         outcome: { kind: 'network', code },
         error: new UnavailableError(`could not reach ${new URL(url).origin}: ${describeNetworkError(error)}`, 'connection_error', error),
       };
+    } finally {
+      clearTimeout(timer);
+      userSignal?.removeEventListener('abort', onUserAbort);
     }
     this.debugResponse(status, responseHeaders, text, performance.now() - started);
     const contentType = headerValue(responseHeaders['content-type']) ?? '';

@@ -8,17 +8,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import type { SandboxKeyInfo as SandboxKey } from '../../src/sandbox/app.js';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/svc.js');
 
-export interface SandboxKey {
-  name: string;
-  apiKey: string;
-  scopes: string[];
-  brandIds: string[];
-  webhookUrl: string | null;
-  webhookSecret: string;
-}
+export type { SandboxKeyInfo as SandboxKey } from '../../src/sandbox/app.js';
 
 export interface SandboxHandle {
   baseUrl: string;

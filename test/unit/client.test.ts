@@ -161,6 +161,15 @@ describe('ApiClient', () => {
     expect(error.code).toBe('invalid_response');
   });
 
+  it('a slow attempt times out and is retried with the same key', async () => {
+    const pool = agent.get(ORIGIN);
+    pool.intercept({ path: '/v1/personal-links', method: 'POST', headers: { 'idempotency-key': 'slow' } }).reply(201, { id: 'late' }, { headers: json }).delay(500);
+    pool.intercept({ path: '/v1/personal-links', method: 'POST', headers: { 'idempotency-key': 'slow' } }).reply(201, { id: 'l2' }, { headers: json });
+    const response = await client({ timeoutMs: 100 }).post('/personal-links', {}, { idempotencyKey: 'slow' });
+    expect(response.body).toEqual({ id: 'l2' });
+    expect(notices.some((line) => line.includes('time-out'))).toBe(true);
+  });
+
   it('redacts the key from debug output', async () => {
     agent.get(ORIGIN).intercept({ path: '/v1/me' }).reply(200, { echo: KEY }, { headers: json });
     await client().get('/me');
