@@ -138,12 +138,17 @@ function reserialisations(text: string): [string, string][] {
   } catch {
     return [];
   }
-  return [
+  const forms: [string, string][] = [
     ['compact JSON', JSON.stringify(parsed)],
     ['JSON indented by 2 spaces', JSON.stringify(parsed, null, 2)],
     ['JSON indented by 4 spaces', JSON.stringify(parsed, null, 4)],
     ['JSON indented by tabs', JSON.stringify(parsed, null, '\t')],
   ];
+  // Senders often end a body with a newline; the re-serialised copy may have lost or gained it.
+  return forms.flatMap(([label, body]): [string, string][] => [
+    [label, body],
+    [`${label} followed by a newline`, `${body}\n`],
+  ]);
 }
 
 function secretVariants(secret: string, others: readonly KnownSecret[]): Variant<Buffer>[] {

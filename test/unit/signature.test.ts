@@ -143,6 +143,11 @@ describe('diagnose', () => {
     expect(causesOf(sign(SECRET, `${T}.${BODY}`), { body: JSON.stringify(JSON.parse(BODY), null, 4) })).toEqual(['body_reserialized']);
   });
 
+  it('finds a body whose whitespace changed when the sender signed it with a trailing newline', () => {
+    expect(causesOf(sign(SECRET, `${T}.${BODY}\n`), { body: `${pretty}\n` })).toEqual(['body_reserialized']);
+    expect(causesOf(sign(SECRET, `${T}.${pretty}\n`))).toEqual(['body_reserialized']);
+  });
+
   it('finds a body the sender signed pretty but that arrived compact', () => {
     expect(causesOf(sign(SECRET, `${T}.${pretty}`))).toEqual(['body_reserialized']);
   });
