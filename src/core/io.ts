@@ -32,7 +32,8 @@ export class IO {
     this.stdoutIsTTY = Boolean(streams.stdout.isTTY);
     this.stderrIsTTY = Boolean(streams.stderr.isTTY);
     const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-    this.color = !settings.noColor && env.NO_COLOR === undefined && (forced || this.stderrIsTTY);
+    // Colour follows stdout: a table redirected to a file stays plain even when stderr is a terminal.
+    this.color = !settings.noColor && env.NO_COLOR === undefined && (forced || this.stdoutIsTTY);
     this.promptAllowed =
       !settings.noInput && Boolean(streams.stdin.isTTY) && this.stdoutIsTTY && !isTruthy(env.CI);
   }

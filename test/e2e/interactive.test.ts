@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, startSandbox, svc, type SandboxHandle } from '../helpers/svc.js';
+import { BIN, startSandbox, svc, tempConfigDir, type SandboxHandle } from '../helpers/svc.js';
 
 /**
  * A tmux server of our own per test, so the tests never touch the user's sessions and a server
@@ -64,6 +64,25 @@ afterEach(() => {
 afterAll(() => sandbox?.stop());
 
 describe('on a terminal', () => {
+  it('login asks for the key without echoing it, checks it and saves the profile', async () => {
+    const configDir = tempConfigDir();
+    const key = sandbox.key('full').apiKey;
+    const sandboxEnv = env;
+    env = { SVC_CONFIG_DIR: configDir, NO_COLOR: '1' };
+    try {
+      start(['login', '--profile', 'tty', '--base-url', sandbox.baseUrl]);
+      await answer('API key', key, 'Enter');
+      const shown = await waitFor(/EXIT=\d+/);
+      expect(shown).toContain('EXIT=0');
+      expect(shown).toContain('saved as profile tty');
+      expect(shown).not.toContain(key);
+    } finally {
+      env = sandboxEnv;
+    }
+    const me = await svc(['--profile', 'tty', 'me'], { env: { SVC_CONFIG_DIR: configDir } });
+    expect(JSON.parse(me.stdout).key.name).toBe('full');
+  });
+
   it('links create asks for what is missing and shows the claim URL', async () => {
     start(['links', 'create']);
     await answer('Campaign (type to filter)', 'VIP');
