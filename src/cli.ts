@@ -345,15 +345,9 @@ export async function main(argv: string[], streams: IOStreams = process as unkno
   streams.stdout.on('error', onStdoutError);
   const state: RunState = { exitCode: ExitCode.ok };
   const program = buildProgram(streams, controller.signal, state, commandNeeded(argv));
-  program.exitOverride();
-  program.configureOutput({
-    writeOut: (text) => streams.stdout.write(text),
-    writeErr: (text) => streams.stderr.write(text),
-  });
-  for (const command of allCommands(program)) {
-    command.exitOverride();
-    command.configureOutput({ writeOut: (text) => streams.stdout.write(text), writeErr: (text) => streams.stderr.write(text) });
-  }
+  // Commander's parse errors are printed by reportError, in the same shape as every other error.
+  const output = { writeOut: (text: string) => streams.stdout.write(text), writeErr: (text: string) => streams.stderr.write(text), outputError: () => undefined };
+  for (const command of [program, ...allCommands(program)]) command.exitOverride().configureOutput(output);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return state.exitCode;
@@ -385,26 +379,31 @@ export function allCommands(command: Command): Command[] {
 }
 
 function reportError(error: unknown, streams: IOStreams, argv: string[], context: Context | undefined, signal: AbortSignal): number {
+  const jsonErrors = wantsJsonErrors(argv, context);
+  const write = (line: string) => streams.stderr.write(`${line}\n`);
   if (error instanceof CommanderError) {
-    // Help and --version end with code 0; every parse error is a usage error (exit 2).
-    if (error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
-    if (error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync') return ExitCode.usage;
+    // Help and --version end with code 0; help shown for a bare group is a usage error; so is every parse error.
+    if (error.exitCode === 0) return ExitCode.ok;
+    if (error.code === 'commander.help') return ExitCode.usage;
+    const [detail, ...more] = error.message.replace(/^error: /, '').split('\n');
+    if (jsonErrors) write(JSON.stringify({ code: 'usage_error', detail }));
+    else write([`error: usage_error: ${detail}`, ...more.map((line) => `hint: ${line.replace(/^\((.*)\)$/, '$1')}`)].join('\n'));
     return ExitCode.usage;
   }
-  const jsonErrors = wantsJsonErrors(argv, context);
   const debug = context?.debugEnabled || argv.includes('--debug') || streams.env.SVC_DEBUG === '1';
-  const write = (line: string) => streams.stderr.write(`${line}\n`);
   const promptExit = error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError');
   if (promptExit || (signal.aborted && !(error instanceof SvcError))) {
     if (jsonErrors) write(JSON.stringify({ code: 'interrupted', detail: 'interrupted' }));
     return ExitCode.interrupted;
   }
   if (error instanceof SvcError) {
+    // Ctrl-C is the user's own doing: exit 130 without an error line.
+    if (error.exitCode === ExitCode.interrupted && !jsonErrors) return error.exitCode;
     if (jsonErrors) {
       write(JSON.stringify(error.toProblem()));
     } else {
       const problem = error.toProblem();
-      write(error.exitCode === ExitCode.usage || error.exitCode === ExitCode.interrupted ? `error: ${error.message}` : `error: ${error.code}: ${error.message}`);
+      write(`error: ${error.code}: ${error.message}`);
       for (const entry of Array.isArray(problem.errors) ? problem.errors : []) write(`  ${entry.field}: ${entry.code}: ${entry.message}`);
       if (error.hint) write(`hint: ${error.hint}`);
     }

@@ -30,6 +30,8 @@ export interface ClientOptions {
   /** secrets to scrub from debug output besides the API key */
   secrets?: string[];
   sleep?: Sleep;
+  /** the clock the pacer reads; tests that fake `sleep` fake this too */
+  now?: () => number;
   random?: () => number;
 }
 
@@ -38,6 +40,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Sends `Idempotency-Key`; the same value is used for every retry of this call. */
   idempotencyKey?: string;
+  /** false for a call that must run at most once (POST /webhooks:test sends a real ping each time) */
+  retry?: boolean;
   signal?: AbortSignal;
 }
 
@@ -64,6 +68,7 @@ export class ApiClient {
   readonly pacer: Pacer;
   private dispatcherPromise?: Promise<Dispatcher>;
   private notice?: (line: string) => void;
+  private readonly now: () => number;
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -72,7 +77,8 @@ export class ApiClient {
     this.maxRetries = options.maxRetries ?? 4;
     this.sleep = options.sleep ?? defaultSleep;
     this.random = options.random ?? Math.random;
-    this.pacer = new Pacer(options.ratePerMinute ?? 3_000, this.sleep);
+    this.now = options.now ?? Date.now;
+    this.pacer = new Pacer(options.ratePerMinute ?? 3_000, this.sleep, this.now);
     this.notice = options.notice;
   }
 
@@ -140,9 +146,10 @@ export class ApiClient {
       }
       const { outcome } = attempt;
       if (!isRetryable(outcome)) throw attempt.error;
+      if (options.retry === false) throw attempt.error;
       if (retry >= this.maxRetries) throw this.exhausted(attempt.error, retry + 1, options.idempotencyKey);
       const waitMs = retryDelayMs(outcome, retry, this.random);
-      if (outcome.kind === 'response' && outcome.status === 429) this.pacer.pauseUntil(Date.now() + waitMs);
+      if (outcome.kind === 'response' && outcome.status === 429) this.pacer.pauseUntil(this.now() + waitMs);
       this.notice?.(
         `retrying ${method} ${path} in ${(waitMs / 1000).toFixed(1)}s (${describeOutcome(outcome)}; retry ${retry + 1} of ${this.maxRetries})`,
       );

@@ -22,10 +22,10 @@ export interface PageOptions {
 export async function* pages<T>(client: ApiClient, path: string, options: PageOptions = {}): AsyncGenerator<Page<T>> {
   let after = options.after;
   for (;;) {
-    const page = await client.get<Page<T>>(path, {
-      query: { ...options.query, limit: options.limit, after },
-      signal: options.signal,
-    });
+    const query: Query = { ...options.query };
+    if (options.limit !== undefined) query.limit = options.limit;
+    if (after !== undefined) query.after = after;
+    const page = await client.get<Page<T>>(path, { query, signal: options.signal });
     const items = Array.isArray(page?.items) ? page.items : [];
     const nextCursor = typeof page?.nextCursor === 'string' && page.nextCursor !== '' ? page.nextCursor : null;
     yield { items, nextCursor };

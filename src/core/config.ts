@@ -19,8 +19,8 @@ export interface Profile {
 interface ConfigData {
   currentProfile?: string;
   profiles: Record<string, Profile>;
-  /** events-tail cursors, keyed by `<profile> <baseUrl>` */
-  cursors: Record<string, string>;
+  /** events-tail cursors: profile name → base URL → cursor */
+  cursors: Record<string, Record<string, string>>;
 }
 
 /** Where svc talks to when nothing else is configured: a sandbox started with `svc sandbox`. */
@@ -29,15 +29,12 @@ export const DEFAULT_PROFILE = 'default';
 const CONFIG_NAME = 'config';
 
 export class ConfigStore {
-  private data: ConfigData;
   private conf?: Conf<ConfigData>;
 
   private constructor(
     readonly directory: string,
-    data: Partial<ConfigData>,
-  ) {
-    this.data = { profiles: data.profiles ?? {}, cursors: data.cursors ?? {}, currentProfile: data.currentProfile };
-  }
+    private data: ConfigData,
+  ) {}
 
   static async open(env: NodeJS.ProcessEnv = process.env): Promise<ConfigStore> {
     const directory = env.SVC_CONFIG_DIR || (await import('env-paths')).default('svc', { suffix: '' }).config;
@@ -61,40 +58,53 @@ export class ConfigStore {
   }
 
   getCursor(profile: string, baseUrl: string): string | undefined {
-    return this.data.cursors[cursorKey(profile, baseUrl)];
+    return this.data.cursors[profile]?.[baseUrl];
   }
 
   async setCurrentProfile(name: string): Promise<void> {
-    await this.write({ currentProfile: name });
+    await this.update((data) => {
+      data.currentProfile = name;
+    });
   }
 
   async setProfile(name: string, profile: Profile): Promise<void> {
-    await this.write({ profiles: { ...this.data.profiles, [name]: profile } });
+    await this.update((data) => {
+      data.profiles[name] = profile;
+    });
   }
 
   async deleteProfile(name: string): Promise<boolean> {
     if (!(name in this.data.profiles)) return false;
-    const profiles = { ...this.data.profiles };
-    delete profiles[name];
-    const cursors = Object.fromEntries(Object.entries(this.data.cursors).filter(([key]) => !key.startsWith(`${name} `)));
-    await this.write({ profiles, cursors, ...(this.data.currentProfile === name ? { currentProfile: undefined } : {}) });
+    await this.update((data) => {
+      delete data.profiles[name];
+      delete data.cursors[name];
+      if (data.currentProfile === name) delete data.currentProfile;
+    });
     return true;
   }
 
   /** conf writes the whole file atomically (temp file + rename), so a kill never leaves half a cursor. */
   async setCursor(profile: string, baseUrl: string, cursor: string): Promise<void> {
-    await this.write({ cursors: { ...this.data.cursors, [cursorKey(profile, baseUrl)]: cursor } });
+    await this.update((data) => {
+      data.cursors[profile] = { ...data.cursors[profile], [baseUrl]: cursor };
+    });
   }
 
-  private async write(change: Partial<ConfigData>): Promise<void> {
+  /**
+   * Applies one change to the file as it is on disk now, not to this process's copy from start-up:
+   * another svc process (a sandbox saving its profile, a tail saving its cursor) may have written since.
+   */
+  private async update(change: (data: ConfigData) => void): Promise<void> {
     const conf = await this.store();
-    // Start from what is on disk now: another svc process (a sandbox saving its profile, a tail
-    // saving its cursor) may have written since this one read the file.
-    const current: ConfigData = { profiles: conf.get('profiles') ?? {}, cursors: conf.get('cursors') ?? {}, currentProfile: conf.get('currentProfile') };
-    const next: ConfigData = { ...current, ...change };
-    if (next.currentProfile === undefined) delete next.currentProfile;
-    conf.store = next;
-    this.data = next;
+    const current = readConfigFile(conf.path);
+    const data: ConfigData = {
+      ...current,
+      profiles: { ...current.profiles },
+      cursors: { ...current.cursors },
+    };
+    change(data);
+    conf.store = data;
+    this.data = data;
   }
 
   private async store(): Promise<Conf<ConfigData>> {
@@ -113,23 +123,27 @@ export class ConfigStore {
   }
 }
 
-function cursorKey(profile: string, baseUrl: string): string {
-  return `${profile} ${baseUrl}`;
-}
-
-function readConfigFile(path: string): Partial<ConfigData> {
+function readConfigFile(path: string): ConfigData {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    return {};
+    return { profiles: {}, cursors: {} };
   }
   try {
-    const parsed: unknown = JSON.parse(text);
-    return parsed && typeof parsed === 'object' ? (parsed as Partial<ConfigData>) : {};
+    const parsed = JSON.parse(text) as Partial<ConfigData> | null;
+    return {
+      ...(parsed?.currentProfile ? { currentProfile: parsed.currentProfile } : {}),
+      profiles: objectOr(parsed?.profiles),
+      cursors: objectOr(parsed?.cursors),
+    };
   } catch {
     throw new UsageError(`config file ${path} is not valid JSON; fix or remove it`);
   }
+}
+
+function objectOr<T extends object>(value: T | undefined): T {
+  return value && typeof value === 'object' && !Array.isArray(value) ? value : ({} as T);
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);

@@ -180,7 +180,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return;
     }
 
-    const { route, params } = router.match(req.method ?? 'GET', path);
+    // HEAD is answered like GET (node:http sends the headers without the body).
+    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+    const { route, params } = router.match(method, path);
     if (!acceptsJson(req.headers.accept)) throw new ApiProblem(406, 'not_acceptable', 'This API answers application/json only.');
     if (route.scope !== null && !key.scopes.includes(route.scope)) {
       throw new ApiProblem(403, 'insufficient_scope', `This call needs the ${route.scope} scope, which the key lacks.`);

@@ -9,11 +9,12 @@ const KEY = 'svc_live_abcdefghijklmnop1234';
 
 let agent: MockAgent;
 let sleeps: number[];
+/** a fake clock that the fake sleep moves on, so waits take no real time */
+let clock: number;
 let notices: string[];
 let debug: string[];
 
-/** Waits of the retry loop; the pacer's few-millisecond spacing waits are left out. */
-const retryWaits = () => sleeps.filter((ms) => ms >= 500);
+const retryWaits = () => sleeps;
 
 function client(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) {
   return new ApiClient({
@@ -22,7 +23,9 @@ function client(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {})
     dispatcher: agent,
     sleep: async (ms) => {
       sleeps.push(ms);
+      clock += ms;
     },
+    now: () => clock,
     random: () => 0.5,
     notice: (line) => notices.push(line),
     debug: (line) => debug.push(line),
@@ -34,6 +37,7 @@ beforeEach(() => {
   agent = new MockAgent();
   agent.disableNetConnect();
   sleeps = [];
+  clock = 1_700_000_000_000;
   notices = [];
   debug = [];
 });
@@ -170,6 +174,21 @@ describe('ApiClient', () => {
     expect(notices.some((line) => line.includes('time-out'))).toBe(true);
   });
 
+  it('a call marked retry: false runs once, whatever the failure', async () => {
+    agent.get(ORIGIN).intercept({ path: '/v1/webhooks:test', method: 'POST' }).reply(503, { status: 503, code: 'unavailable', detail: 'busy' }, { headers: problemJson });
+    const error = (await client()
+      .request('POST', '/webhooks:test', { body: {}, retry: false })
+      .catch((e) => e)) as ApiError;
+    expect(error.status).toBe(503);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('a fresh idempotency key is a UUID, different for each call', () => {
+    const first = ApiClient.newIdempotencyKey();
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(ApiClient.newIdempotencyKey()).not.toBe(first);
+  });
+
   it('redacts the key from debug output', async () => {
     agent.get(ORIGIN).intercept({ path: '/v1/me' }).reply(200, { echo: KEY }, { headers: json });
     await client().get('/me');
@@ -204,5 +223,16 @@ describe('pagination', () => {
     let count = 0;
     for await (const _ of pages(client(), '/campaigns')) count++;
     expect(count).toBe(1);
+  });
+});
+
+describe('pagination keeps the caller’s query', () => {
+  it('a limit and cursor in the path survive --paginate', async () => {
+    const pool = agent.get(ORIGIN);
+    pool.intercept({ path: '/v1/personal-links?limit=2&status=ACTIVE' }).reply(200, { items: [1, 2], nextCursor: 'c1' }, { headers: json });
+    pool.intercept({ path: '/v1/personal-links?limit=2&status=ACTIVE&after=c1' }).reply(200, { items: [3], nextCursor: null }, { headers: json });
+    const items: unknown[] = [];
+    for await (const page of pages(client(), '/personal-links', { query: { limit: '2', status: 'ACTIVE' }, all: true })) items.push(...page.items);
+    expect(items).toEqual([1, 2, 3]);
   });
 });

@@ -1,6 +1,5 @@
 import type { Me } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
-import { DEFAULT_BASE_URL, DEFAULT_PROFILE, validateBaseUrl } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
 import { maskKey } from '../../core/secrets.js';
 import { readStdinLines } from '../../core/stdin.js';
@@ -14,14 +13,9 @@ const KEY_FORMAT = /^svc_live_[A-Za-z0-9_-]{8,}$/;
 const SECRET_FORMAT = /^[0-9a-fA-F]{64}$/;
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
+  // The same profile and base URL every other command would use (--profile, SVC_PROFILE, `profiles use`).
+  const { name, baseUrl, stored: existing } = await ctx.profile();
   const config = await ctx.config();
-  const name = ctx.options.profile || ctx.env.SVC_PROFILE || DEFAULT_PROFILE;
-  const existing = config.getProfile(name);
-  const baseUrl = ctx.options.baseUrl
-    ? validateBaseUrl(ctx.options.baseUrl, '--base-url')
-    : ctx.env.SVC_BASE_URL
-      ? validateBaseUrl(ctx.env.SVC_BASE_URL, 'SVC_BASE_URL')
-      : (existing?.baseUrl ?? DEFAULT_BASE_URL);
 
   const { apiKey, webhookSecret } = await readCredentials(ctx, opts);
   if (!KEY_FORMAT.test(apiKey)) throw new UsageError('API key: not a key of the form svc_live_… (check what was pasted)');
@@ -48,7 +42,8 @@ async function readCredentials(ctx: Context, opts: Options): Promise<{ apiKey: s
   if (!ctx.io.canPrompt()) {
     throw new UsageError('--api-key-stdin: required when not on a terminal (keys are never taken as flag values)', 'printf "%s\\n" "$KEY" | svc login --api-key-stdin');
   }
-  const webhookSecret = opts.webhookSecretStdin ? (await readStdinLines(stdin, 1, '--webhook-secret-stdin'))[0] : undefined;
+  // On a terminal, "stdin" is the person typing: both values are asked for without echo.
   const apiKey = (await ctx.prompter().password('API key (svc_live_…):')).trim();
+  const webhookSecret = opts.webhookSecretStdin ? (await ctx.prompter().password('Webhook secret (64 hex characters):')).trim() : undefined;
   return { apiKey, webhookSecret };
 }
