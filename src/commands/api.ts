@@ -21,6 +21,8 @@ export async function run(ctx: Context, opts: Options, [rawMethod, path]: string
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate: only with GET');
   const body = opts.data === undefined ? undefined : await readBody(ctx, opts.data);
   const client = await ctx.client();
+  // `..` or its encodings would leave the API's base path while still carrying the key.
+  if (!client.url(path).startsWith(`${client.baseUrl}/`)) throw new UsageError(`PATH: must stay under the base URL ${client.baseUrl} (got ${path})`);
   const output = await ctx.output();
   const pretty = ctx.format !== 'jsonl';
 

@@ -45,7 +45,8 @@ export class Context {
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly ratePerMinute: number;
-  private readonly client_: { instance?: ApiClient } = {};
+  /** every client handed out, so close() releases all their keep-alive pools */
+  private readonly clients: ApiClient[] = [];
 
   constructor(
     options: GlobalOptions,
@@ -121,7 +122,7 @@ export class Context {
       },
       secrets,
     });
-    this.client_.instance = client;
+    this.clients.push(client);
     return client;
   }
 
@@ -147,7 +148,7 @@ export class Context {
 
   /** Releases the keep-alive pool so the process ends promptly. */
   async close(): Promise<void> {
-    await this.client_.instance?.close();
+    await Promise.all(this.clients.map((client) => client.close()));
   }
 }
 

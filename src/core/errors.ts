@@ -53,7 +53,7 @@ export class SvcError extends Error {
   }
 }
 
-/** Bad invocation found before any request (exit 2). `field` names the flag or argument. */
+/** Bad invocation found before any request (exit 2). The message starts with the flag or argument it is about. */
 export class UsageError extends SvcError {
   constructor(message: string, hint?: string) {
     super(message, ExitCode.usage, 'usage_error', hint);

@@ -52,21 +52,25 @@ export class Output {
   ): Promise<number> {
     let count = 0;
     let lastCursor: string | null = null;
-    if (this.format === 'json') await this.io.write('[');
-    for await (const page of source) {
-      lastCursor = page.nextCursor;
-      if (page.items.length === 0) continue;
-      if (this.format === 'jsonl') {
-        await this.io.write(page.items.map((item) => JSON.stringify(item)).join('\n') + '\n');
-      } else if (this.format === 'json') {
-        const body = page.items.map((item) => JSON.stringify(item, null, 2).replace(/^/gm, '  ')).join(',\n');
-        await this.io.write(`${count === 0 ? '\n' : ',\n'}${body}`);
-      } else {
-        await this.io.write(await this.table(options.columns, page.items));
+    try {
+      for await (const page of source) {
+        lastCursor = page.nextCursor;
+        if (page.items.length === 0) continue;
+        if (this.format === 'jsonl') {
+          await this.io.write(page.items.map((item) => JSON.stringify(item)).join('\n') + '\n');
+        } else if (this.format === 'json') {
+          const body = page.items.map((item) => JSON.stringify(item, null, 2).replace(/^/gm, '  ')).join(',\n');
+          await this.io.write(`${count === 0 ? '[\n' : ',\n'}${body}`);
+        } else {
+          await this.io.write(await this.table(options.columns, page.items));
+        }
+        count += page.items.length;
       }
-      count += page.items.length;
+    } finally {
+      // An array that was opened is closed even when a later page fails: what was printed stays valid JSON.
+      if (this.format === 'json' && count > 0) await this.io.write('\n]\n').catch(() => undefined);
     }
-    if (this.format === 'json') await this.io.write(count === 0 ? ']\n' : '\n]\n');
+    if (this.format === 'json' && count === 0) await this.io.write('[]\n');
     if (this.format === 'table' && count === 0) this.io.info(`No ${options.noun} found.`);
     if (lastCursor && options.nextHint && this.io.stderrIsTTY && count > 0) {
       this.io.info(this.chalk.dim(`More ${options.noun}: ${options.nextHint(lastCursor)}`));

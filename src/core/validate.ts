@@ -12,8 +12,6 @@ const COUNTRY = /^[A-Z]{2}$/;
 const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 const DECIMAL = /^\d+(\.\d+)?$/;
 
-export const isUuid = (value: string): boolean => UUID.test(value);
-
 export function uuid(value: string | undefined, name: string): string {
   if (value === undefined || value === '') throw new UsageError(`${name}: required`);
   if (!UUID.test(value)) throw new UsageError(`${name}: not a valid id (expected a UUID): ${value}`);
@@ -71,11 +69,6 @@ export function maxLength(value: string | undefined, max: number, name: string):
   if (value !== undefined && [...value].length > max) {
     throw new UsageError(`${name}: too long (${[...value].length} characters, at most ${max})`);
   }
-  return value;
-}
-
-export function required(value: string | undefined, name: string): string {
-  if (value === undefined || value.trim() === '') throw new UsageError(`${name}: required`);
   return value;
 }
 

@@ -30,10 +30,13 @@ describe('reads against a misbehaving API', () => {
   });
 
   it('waits out a 429 with Retry-After and succeeds', async () => {
-    api.on('GET /me', { status: 429, headers: { 'retry-after': '0' }, body: { status: 429, code: 'rate_limited', detail: 'slow' } }, { body: { ok: 1 } });
+    api.on('GET /me', { status: 429, headers: { 'retry-after': '1' }, body: { status: 429, code: 'rate_limited', detail: 'slow' } }, { body: { ok: 1 } });
+    const started = Date.now();
     const result = await run('me');
     expect(result.exitCode).toBe(0);
     expect(api.count('GET /me')).toBe(2);
+    // The retry waited for Retry-After (1 s), not a shorter backoff.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
   });
 
   it('exits 5 with one line after a burst of HTML 502s outlasts the retries', async () => {
@@ -134,6 +137,8 @@ describe('malformed invocations exit 2 before any request', () => {
     ['http base URL to a remote host', ['--base-url', 'http://api.example.com/v1', 'me'], /http:\/\/ is only allowed for loopback/],
     ['api with absolute URL', ['api', 'GET', 'https://evil.example/v1/me'], /PATH: must be a path/],
     ['api bad method', ['api', 'FETCH', '/me'], /METHOD/],
+    ['api path leaving the base URL', ['api', 'GET', '/../admin'], /PATH: must stay under the base URL/],
+    ['api path leaving it encoded', ['api', 'GET', '/%2e%2e/admin'], /PATH: must stay under the base URL/],
     ['api bad JSON', ['api', 'POST', '/personal-links', '--data', '{nope'], /--data: not valid JSON/],
     ['api paginate POST', ['api', 'POST', '/x', '--paginate'], /--paginate: only with GET/],
     ['orders get bad id', ['orders', 'get', '12'], /ID: not a valid id/],
@@ -162,5 +167,24 @@ describe('malformed invocations exit 2 before any request', () => {
     const result = await runInProcess(['--profile', 'nope', 'me'], { SVC_CONFIG_DIR: tempConfigDir() });
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain('no profile named nope');
+  });
+});
+
+describe('-o json lists stay valid JSON', () => {
+  it('a page that fails after the first closes the array and still reports the error', async () => {
+    api.on('GET /personal-links?limit=100', { body: { items: [{ id: 'a' }], nextCursor: 'c1' } });
+    api.on('GET /personal-links?limit=100&after=c1', { status: 404, body: { status: 404, code: 'not_found', detail: 'cursor gone' } });
+    const result = await run('links', 'ls', '--all', '-o', 'json');
+    expect(result.exitCode).toBe(3);
+    expect(JSON.parse(result.stdout)).toEqual([{ id: 'a' }]);
+  });
+
+  it('a first page that fails prints nothing on stdout; an empty list is []', async () => {
+    api.on('GET /campaigns', { status: 401, body: { status: 401, code: 'invalid_api_key', detail: 'no' } });
+    const failed = await run('campaigns', 'ls', '-o', 'json');
+    expect(failed.exitCode).toBe(4);
+    expect(failed.stdout).toBe('');
+    api.on('GET /reward-stores', { body: { items: [], nextCursor: null } });
+    expect((await run('stores', 'ls', '-o', 'json')).stdout).toBe('[]\n');
   });
 });

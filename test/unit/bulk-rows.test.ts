@@ -72,8 +72,8 @@ describe('bulk row requests', () => {
 
   it('reports every failed check of a malformed row as invalid_row', () => {
     const prepared = prepareRow(4, { campaignId: 'nope', email: 'x', 'field:Unknown': '1', 'field:Consent': 'maybe' }, FIELDS, new RowKeys());
-    expect('problem' in prepared && prepared.problem.code).toBe('invalid_row');
-    if (!('problem' in prepared)) return;
+    if (!('problem' in prepared)) throw new Error('a malformed row was accepted');
+    expect(prepared.problem.code).toBe('invalid_row');
     expect(prepared.problem.detail).toMatch(/^row 4: /);
     expect(prepared.problem.errors.map((error) => `${error.field}:${error.code}`)).toEqual([
       'campaignId:invalid',

@@ -3,6 +3,7 @@ import type { Context } from '../../core/context.js';
 import type { Output } from '../../core/output.js';
 import { UsageError } from '../../core/errors.js';
 import * as validate from '../../core/validate.js';
+import { formatPrice } from '../orders/show.js';
 
 interface Options {
   brand?: string;
@@ -44,7 +45,7 @@ export async function renderStore(output: Output, store: RewardStore): Promise<s
         await output.table(
           [
             { header: 'Gift', value: (gift: StoreGift) => gift.name },
-            { header: 'Price', value: (gift: StoreGift) => `${gift.coinPrice} ${currency}`.trim() },
+            { header: 'Price', value: (gift: StoreGift) => formatPrice(gift.coinPrice, store.currency) },
             { header: 'Options', value: (gift: StoreGift) => describeOptions(gift) },
             { header: 'Orderable combinations', value: (gift: StoreGift) => describeCombinations(gift) },
             { header: 'Product ID', value: (gift: StoreGift) => gift.productId },
