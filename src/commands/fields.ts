@@ -5,7 +5,7 @@
  */
 import { ApiClient } from '../api/client.js';
 import type { CustomFieldInput, TenantCustomField } from '../api/types.js';
-import { ApiError, UsageError, type FieldError, type Problem } from '../core/errors.js';
+import { UsageError, type FieldError } from '../core/errors.js';
 import type { Prompter } from '../core/prompter.js';
 import * as validate from '../core/validate.js';
 

@@ -144,7 +144,7 @@ export class SandboxState {
   }
 
   /** The reason a gift cannot be ordered now for a brand and country, or null if it can. */
-  giftUnavailableReason(store: RewardStore, gift: Gift, brandId: string, country: string, now = this.clock.now()): GiftUnavailableReason | null {
+  giftUnavailableReason(gift: Gift, brandId: string, country: string, now = this.clock.now()): GiftUnavailableReason | null {
     if (!gift.published) return 'NOT_PUBLISHED';
     if (gift.brandIds !== null && !gift.brandIds.includes(brandId)) return 'NOT_USABLE_BY_BRAND';
     if (!gift.countries.includes(country)) return 'NOT_SOLD_IN_COUNTRY';

@@ -10,7 +10,7 @@ import type { Context } from '../../core/context.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import { readFileOrStdin } from '../../core/stdin.js';
 import { RequestChecks, checkIdempotencyKey, parseFieldFlags, promptAnswers, requireAnswers, unansweredRequired } from '../fields.js';
-import { ORDER_FLAGS, checkOrder, draftFromFlags, parseOrderFile, rejectBodyFlags, toRequest, type Draft, type PlaceOptions } from './place-body.js';
+import { ORDER_FLAGS, checkOrder, draftFromFlags, parseOrderFile, rejectBodyFlags, toRequest, type PlaceOptions } from './place-body.js';
 import { describeVariations, explainOrderRefusal } from './place-errors.js';
 import { walk, type Shown } from './place-prompt.js';
 import { formatPrice, renderOrder } from './show.js';

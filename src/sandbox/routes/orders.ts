@@ -77,7 +77,7 @@ export const orderRoutes: ApiRoute[] = [
         throw new ApiProblem(422, 'reward_store_not_live', `The reward store is ${phase === 'SCHEDULED' ? 'not open yet' : 'ended'} and takes no orders.`);
       }
       const gift = state.findGift(store, productId as string);
-      const unavailable = gift === undefined ? 'NOT_IN_STORE' : state.giftUnavailableReason(store, gift, brandId as string, deliveryCountry);
+      const unavailable = gift === undefined ? 'NOT_IN_STORE' : state.giftUnavailableReason(gift, brandId as string, deliveryCountry);
       if (gift === undefined || unavailable !== null) {
         throw new ApiProblem(422, 'gift_not_available', `The gift cannot be ordered for this brand and country (${unavailable}).`, {
           reason: unavailable ?? 'NOT_IN_STORE',

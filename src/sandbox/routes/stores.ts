@@ -100,7 +100,7 @@ export const storeRoutes: ApiRoute[] = [
           id: section.id,
           name: translate(section.name, locale),
           items: section.gifts
-            .filter((gift) => state.giftUnavailableReason(store, gift, brandId as string, country as string, now) === null)
+            .filter((gift) => state.giftUnavailableReason(gift, brandId as string, country as string, now) === null)
             .map((gift) => giftJson(gift, country as string, locale, origin)),
         }))
         .filter((section) => section.items.length > 0);
