@@ -48,6 +48,7 @@ interface Variant<T> {
 }
 
 const MILLISECOND_DIGITS = 13;
+const YEAR_SECONDS = 366 * 24 * 3600;
 
 /** Likely causes, most specific first; empty when nothing known explains the failure. */
 export function diagnose(input: DiagnoseInput): Cause[] {
@@ -63,13 +64,21 @@ export function diagnose(input: DiagnoseInput): Cause[] {
 
 function timestampCauses(verification: Verification): Cause[] {
   if (verification.reason !== 'timestamp_outside_tolerance' || verification.skewSeconds === null) return [];
-  if (verification.header.timestamp!.length >= MILLISECOND_DIGITS) {
+  if (looksLikeMilliseconds(verification)) {
     return [{ code: 'timestamp_milliseconds', message: 't looks like unix milliseconds; the scheme uses unix seconds' }];
   }
   const seconds = Math.abs(verification.skewSeconds);
   return verification.skewSeconds < 0
     ? [{ code: 'stale_timestamp', message: `signed ${seconds}s ago: a replayed or late delivery, or the receiver's clock is ahead` }]
     : [{ code: 'future_timestamp', message: `signed ${seconds}s in the future: the sender's clock is ahead or the receiver's behind` }];
+}
+
+/** A t of 13 digits or so that, read as milliseconds, lands within a year of the receiver's clock. */
+function looksLikeMilliseconds(verification: Verification): boolean {
+  const timestamp = verification.header.timestamp!;
+  if (timestamp.length < MILLISECOND_DIGITS || verification.timestamp === null || verification.skewSeconds === null) return false;
+  const now = verification.timestamp - verification.skewSeconds;
+  return Math.abs(verification.timestamp / 1000 - now) <= YEAR_SECONDS;
 }
 
 /** Tries every combination of mistakes, fewest mistakes first, and returns the causes of the first match. */
@@ -124,7 +133,7 @@ function payloadVariants(payload: Buffer): Variant<Buffer>[] {
   if (/(^|[^\r])\n/.test(text)) add(text.replace(/\r?\n/g, '\r\n'), 'line_endings_changed', 'the body has LF line ends; the sender signed CRLF');
   if (text.trim() !== text) add(text.trim(), 'whitespace_changed', 'whitespace was added around the body');
   for (const [label, serialised] of reserialisations(text)) {
-    add(serialised, 'body_reserialized', `the body was re-serialised (the sender signed ${label}); verify the raw bytes as received, before any JSON parsing`);
+    add(serialised, 'body_reserialized', `the body was re-serialised: its whitespace or formatting differs from what the sender signed (${label}); verify the raw bytes as received, before any JSON parsing`);
   }
   const seen = new Set([text]);
   const distinct = variants.filter((variant) => !seen.has(variant.value) && seen.add(variant.value));
@@ -138,11 +147,16 @@ function reserialisations(text: string): [string, string][] {
   } catch {
     return [];
   }
+  const compact = JSON.stringify(parsed);
   const forms: [string, string][] = [
-    ['compact JSON', JSON.stringify(parsed)],
+    ['compact JSON', compact],
     ['JSON indented by 2 spaces', JSON.stringify(parsed, null, 2)],
     ['JSON indented by 4 spaces', JSON.stringify(parsed, null, 4)],
     ['JSON indented by tabs', JSON.stringify(parsed, null, '\t')],
+    // Python's json.dumps: ", " and ": " separators, non-ASCII escaped as \uXXXX.
+    ['JSON with ", " and ": " separators (Python\'s json.dumps)', asciiEscaped(spacedSeparators(compact))],
+    ['JSON with ", " and ": " separators', spacedSeparators(compact)],
+    ['compact JSON with non-ASCII escaped', asciiEscaped(compact)],
   ];
   // Senders often end a body with a newline; the re-serialised copy may have lost or gained it.
   return forms.flatMap(([label, body]): [string, string][] => [
@@ -151,16 +165,43 @@ function reserialisations(text: string): [string, string][] {
   ]);
 }
 
+/** Whitespace a secret picks up on its way into a sender's config: line ends, pasted spaces, tabs. */
+const SECRET_PADDING: [string, string][] = [
+  ['', '\n'],
+  ['', '\r\n'],
+  ['', '\r'],
+  ['', ' '],
+  ['', '\t'],
+  ['', ' \n'],
+  [' ', ''],
+  ['\t', ''],
+  ['\n', ''],
+  [' ', ' '],
+  [' ', '\n'],
+  ['\n', '\n'],
+];
+
+/** Compact JSON with a space after each `,` and `:` outside strings. */
+function spacedSeparators(compact: string): string {
+  return compact.replace(/"(?:[^"\\]|\\.)*"|[,:]/g, (token) => (token === ',' || token === ':' ? `${token} ` : token));
+}
+
+/** Every character above U+007F written as \uXXXX (surrogate pairs as two escapes), as ASCII-only encoders do. */
+function asciiEscaped(json: string): string {
+  return json.replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 function secretVariants(secret: string, others: readonly KnownSecret[]): Variant<Buffer>[] {
   const variants: Variant<Buffer>[] = [{ value: Buffer.from(secret, 'utf8') }];
   const trimmed = secret.trim();
   if (trimmed !== secret) {
     variants.push({ value: Buffer.from(trimmed, 'utf8'), cause: { code: 'secret_whitespace', message: 'the secret you gave carries whitespace (a newline or spaces); the sender used it without' } });
   }
-  for (const suffix of ['\n', '\r\n', ' ']) {
+  for (const [prefix, suffix] of SECRET_PADDING) {
+    const where = [prefix && `a leading ${JSON.stringify(prefix)}`, suffix && `a trailing ${JSON.stringify(suffix)}`].filter(Boolean).join(' and ');
     variants.push({
-      value: Buffer.from(trimmed + suffix, 'utf8'),
-      cause: { code: 'secret_whitespace', message: `the sender's secret carried a trailing ${JSON.stringify(suffix)} (read from a file or an env var with a line end)` },
+      value: Buffer.from(prefix + trimmed + suffix, 'utf8'),
+      cause: { code: 'secret_whitespace', message: `the sender's secret carried ${where} (read from a file or an env var with a line end, or pasted with spaces)` },
     });
   }
   if (/^([0-9a-fA-F]{2})+$/.test(trimmed)) {

@@ -5,7 +5,7 @@
 import type { Context } from './context.js';
 import { UsageError } from './errors.js';
 import type { KnownSecret } from './signature-diagnose.js';
-import { readStdinLines } from './stdin.js';
+import { readAll } from './stdin.js';
 
 export interface ResolvedSecret {
   secret: string;
@@ -15,10 +15,7 @@ export interface ResolvedSecret {
 
 /** `stdinFlag`: whether the command has `--secret-stdin` (only then is it offered in the error). */
 export async function resolveWebhookSecret(ctx: Context, options: { secretStdin?: boolean; stdinFlag: boolean }): Promise<ResolvedSecret> {
-  if (options.secretStdin) {
-    const [secret] = await readStdinLines(ctx.io.streams.stdin, 1, '--secret-stdin');
-    return { secret, source: '--secret-stdin' };
-  }
+  if (options.secretStdin) return { secret: await readSecretStdin(ctx), source: '--secret-stdin' };
   const fromEnv = ctx.env.SVC_WEBHOOK_SECRET;
   if (fromEnv) return { secret: fromEnv, source: 'SVC_WEBHOOK_SECRET' };
   const profile = await ctx.profile();
@@ -26,6 +23,23 @@ export async function resolveWebhookSecret(ctx: Context, options: { secretStdin?
   const login = `svc login${profile.name === 'default' ? '' : ` --profile ${profile.name}`} --webhook-secret-stdin`;
   const ways = [...(options.stdinFlag ? ['pipe it with --secret-stdin'] : []), 'set SVC_WEBHOOK_SECRET', `save it in the profile with '${login}'`];
   throw new UsageError(`no webhook secret for profile ${profile.name}: ${ways.join(', or ')}`);
+}
+
+/**
+ * The secret exactly as piped, less the one line end that `echo` or a file adds. Other whitespace is
+ * kept: it is part of what the user gave, and verify-signature names it as the likely cause when a
+ * signature then fails, instead of silently verifying with a secret the user's own code does not use.
+ */
+async function readSecretStdin(ctx: Context): Promise<string> {
+  const secret = secretFromStdin((await readAll(ctx.io.streams.stdin)).toString('utf8'));
+  if (secret === undefined) throw new UsageError('--secret-stdin: expected the webhook secret on standard input');
+  return secret;
+}
+
+/** The secret in piped text: drops one trailing line end (LF or CRLF); undefined when nothing but white space is left. */
+export function secretFromStdin(text: string): string | undefined {
+  const secret = text.replace(/\r?\n$/, '');
+  return secret.trim() === '' ? undefined : secret;
 }
 
 /** Every other secret the user has at hand, to recognise a signature made with the wrong one. */

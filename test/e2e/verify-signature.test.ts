@@ -53,6 +53,16 @@ describe('verify-signature', () => {
     });
   });
 
+  // Found by bench/stress-signatures.mjs: a piped secret with spaces was trimmed and verified silently.
+  it('keeps whitespace around a piped secret and names it as the cause', async () => {
+    const v1 = sign(SECRET, `${T}.${BODY}`);
+    const args = ['verify-signature', '--header', `t=${T},v1=${v1}`, '--payload-file', payloadFile(BODY), '--now', String(T), '--secret-stdin', '-o', 'json'];
+    const padded = await svc(args, { input: ` ${SECRET}\n`, env: { SVC_CONFIG_DIR: configDir } });
+    expect(padded.exitCode).toBe(1);
+    expect(JSON.parse(padded.stdout)).toMatchObject({ reason: 'no_matching_signature', cause: 'secret_whitespace' });
+    expect((await svc(args, { input: `${SECRET}\r\n`, env: { SVC_CONFIG_DIR: configDir } })).exitCode).toBe(0);
+  });
+
   it('shows a verdict and the evidence to a person', async () => {
     const v1 = sign(SECRET, `${T}.${BODY}`);
     const result = await verify(`t=${T - 42},v1=${v1}`, BODY, ['-o', 'table']);

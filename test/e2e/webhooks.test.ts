@@ -71,6 +71,13 @@ describe('webhooks sign', () => {
     expect(result.stdout).toBe(`t=1763719200,v1=${hmac(secret, `1763719200.${body}`)}`);
   });
 
+  // Found by bench/stress-signatures.mjs: --secret-stdin trimmed spaces, signing with another secret than the one given.
+  it('signs with the piped secret exactly, less the one line end', async () => {
+    const padded = ` ${secret.slice(0, 16)} x `;
+    const result = await svc(['webhooks', 'sign', '--payload-file', payloadFile, '--secret-stdin', '--timestamp', '1763719200'], { input: `${padded}\n` });
+    expect(result.stdout).toBe(`t=1763719200,v1=${hmac(padded, `1763719200.${body}`)}`);
+  });
+
   it('signs now by default, with the secret from SVC_WEBHOOK_SECRET, reading the payload from stdin', async () => {
     const result = await svc(['webhooks', 'sign', '--payload-file', '-'], { input: body, env: { SVC_WEBHOOK_SECRET: secret, SVC_CONFIG_DIR: tempConfigDir() } });
     const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(result.stdout)!;

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { computeSignature, matchesAny, parseSignatureHeader, signatureHeader, verifySignature } from '../../src/core/signature.js';
 import { diagnose } from '../../src/core/signature-diagnose.js';
+import { secretFromStdin } from '../../src/core/signature-secret.js';
 
 const SECRET = '3f9a1c0e5b7d2a4c6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d';
 const OTHER_SECRET = 'a'.repeat(64);
@@ -176,6 +177,26 @@ describe('diagnose', () => {
     expect(causesOf(sign(SECRET, `${T}.${BODY}`), { secret: `${SECRET}\n` })).toEqual(['secret_whitespace']);
   });
 
+  // Found by bench/stress-signatures.mjs: only trailing "\n", "\r\n" and " " were tried.
+  it.each([' ', '\t', '\n'])('finds a sender secret with leading %j', (pad) => {
+    expect(causesOf(sign(`${pad}${SECRET}`, `${T}.${BODY}`))).toEqual(['secret_whitespace']);
+  });
+
+  it.each(['\t', '\r', ' \n'])('finds a sender secret with trailing %j, and padded on both sides', (pad) => {
+    expect(causesOf(sign(`${SECRET}${pad}`, `${T}.${BODY}`))).toEqual(['secret_whitespace']);
+    expect(causesOf(sign(` ${SECRET}\n`, `${T}.${BODY}`))).toEqual(['secret_whitespace']);
+  });
+
+  // Found by bench/stress-signatures.mjs: only JSON.stringify layouts of the received body were tried.
+  it("finds a body the sender signed as Python's json.dumps writes it", () => {
+    const body = '{"id":"e1","data":{"name":"Zoë 🎁","n":[1,2]}}';
+    const python = '{"id": "e1", "data": {"name": "Zo\\u00eb \\ud83c\\udf81", "n": [1, 2]}}';
+    expect(JSON.parse(python)).toEqual(JSON.parse(body));
+    expect(causesOf(sign(SECRET, `${T}.${python}`), { body })).toEqual(['body_reserialized']);
+    expect(causesOf(sign(SECRET, `${T}.${body}`), { body: python })).toEqual(['body_reserialized']);
+    expect(causesOf(sign(SECRET, `${T}.{"a": "x,y: z"}`), { body: '{"a":"x,y: z"}' })).toEqual(['body_reserialized']);
+  });
+
   it('names the stored profile whose secret matches, without its value', () => {
     const verification = verifySignature({ header: header(T, sign(OTHER_SECRET, `${T}.${BODY}`)), payload: Buffer.from(BODY), secret: SECRET, now: T });
     const causes = diagnose({ verification, payload: Buffer.from(BODY), secret: SECRET, otherSecrets: [{ source: 'profile default', secret: SECRET }, { source: 'profile staging', secret: OTHER_SECRET }] });
@@ -191,6 +212,13 @@ describe('diagnose', () => {
     expect(causesOf(sign(SECRET, `${T}.${BODY}`), { t: ms })).toEqual(['timestamp_milliseconds']);
     // t in seconds, signed over milliseconds.
     expect(causesOf(sign(SECRET, `${ms}.${BODY}`))).toEqual(['timestamp_milliseconds']);
+  });
+
+  // Found by bench/stress-signatures.mjs: any t of 13+ digits was called milliseconds.
+  it('calls a long t milliseconds only when, read as such, it is near the clock', () => {
+    expect(causesOf(sign(SECRET, `99999999999999999.${BODY}`), { t: '99999999999999999' })).toEqual(['future_timestamp']);
+    expect(causesOf(sign(SECRET, `1000000000000.${BODY}`), { t: '1000000000000' })).toEqual(['future_timestamp']);
+    expect(causesOf(sign(SECRET, `${T * 1000 + 999}.${BODY}`), { t: T * 1000 + 999 })).toEqual(['timestamp_milliseconds']);
   });
 
   it('finds a body signed without the timestamp', () => {
@@ -209,5 +237,22 @@ describe('diagnose', () => {
 
   it('finds nothing for a signature no known mistake explains', () => {
     expect(causesOf('0'.repeat(64))).toEqual([]);
+  });
+});
+
+// Found by bench/stress-signatures.mjs: --secret-stdin trimmed every space, so `webhooks sign` signed
+// with another secret than the one given, and a secret pasted with spaces verified silently.
+describe('secretFromStdin', () => {
+  it('drops the one line end echo adds and keeps everything else', () => {
+    expect(secretFromStdin(`${SECRET}\n`)).toBe(SECRET);
+    expect(secretFromStdin(`${SECRET}\r\n`)).toBe(SECRET);
+    expect(secretFromStdin(SECRET)).toBe(SECRET);
+    expect(secretFromStdin(` ${SECRET} \n`)).toBe(` ${SECRET} `);
+    expect(secretFromStdin(`${SECRET}\n\n`)).toBe(`${SECRET}\n`);
+  });
+
+  it('has no secret in blank input', () => {
+    expect(secretFromStdin('')).toBeUndefined();
+    expect(secretFromStdin('  \n')).toBeUndefined();
   });
 });

@@ -36,6 +36,8 @@ export interface FeedOptions {
   intervalMs: number;
   signal: AbortSignal;
   sleep?: Sleep;
+  /** clock for pacing polls, ms */
+  now?: () => number;
 }
 
 /** Waits between failed polls stop growing here, so an outage ends within half a minute of recovery. */
@@ -55,8 +57,10 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
   let cursor: string | null = options.after ?? null;
   let caughtUp = false;
   let failures = 0;
+  const now = options.now ?? (() => performance.now());
   for (;;) {
     let page: Page<unknown>;
+    const polledAt = now();
     try {
       page = await options.client.get<Page<unknown>>('/events', {
         query: { after: cursor ?? undefined, limit: options.limit },
@@ -87,7 +91,9 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
       yield { kind: 'caught-up', cursor };
     }
     if (!options.follow) return;
-    await sleep(options.intervalMs, options.signal);
+    // Polls start one interval apart (the time spent asking and printing counts towards the wait),
+    // so an event is printed within the interval plus one round trip.
+    await sleep(Math.max(0, options.intervalMs - (now() - polledAt)), options.signal);
   }
 }
 

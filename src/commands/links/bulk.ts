@@ -90,10 +90,22 @@ async function countRows(path: string): Promise<number> {
   return total;
 }
 
-/** The account's custom fields, fetched once and only when a row answers one by `field:`. */
+/**
+ * The account's custom fields, fetched once and only when a row answers one by `field:`. A read still
+ * failing transiently gets the rows' extra rounds too: it ends the whole run, not just one row.
+ */
 function customFieldsOnce(client: ApiClient, signal: AbortSignal): () => Promise<TenantCustomField[]> {
   let fields: Promise<TenantCustomField[]> | undefined;
-  return () => (fields ??= client.get<Me>('/me', { signal }).then((me) => me.tenant.customFields ?? []));
+  const fetchFields = async (): Promise<TenantCustomField[]> => {
+    for (let round = 0; ; round++) {
+      try {
+        return (await client.get<Me>('/me', { signal })).tenant.customFields ?? [];
+      } catch (error) {
+        if (!(error instanceof SvcError) || error.exitCode !== ExitCode.unavailable || round >= EXTRA_ROUNDS) throw error;
+      }
+    }
+  };
+  return () => (fields ??= fetchFields());
 }
 
 /** Source rows → requests with keys, in file order (keys depend on the rows before). */
