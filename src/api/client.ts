@@ -4,13 +4,13 @@
  * problem+json turned into typed errors. Commands never touch undici directly.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { ApiError, InterruptedError, UnavailableError, type Problem } from '../core/errors.js';
 import { redact, redactPersonal } from '../core/secrets.js';
+import { sleep } from '../core/sleep.js';
 import { USER_AGENT } from '../version.js';
 import { Pacer, type Sleep } from './pacer.js';
-import { loadTransport } from './transport.js';
+import { describeNetworkError, errorCode, loadTransport } from './transport.js';
 import { isRetryable, retryDelayMs, type Outcome } from './retry.js';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -54,10 +54,6 @@ export interface ApiResponse<T = unknown> {
   idempotencyKey?: string;
 }
 
-const defaultSleep: Sleep = async (ms, signal) => {
-  await delay(ms, undefined, signal ? { signal } : undefined);
-};
-
 export class ApiClient {
   readonly baseUrl: string;
   private readonly apiKey: string;
@@ -75,7 +71,7 @@ export class ApiClient {
     this.apiKey = options.apiKey;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxRetries = options.maxRetries ?? 4;
-    this.sleep = options.sleep ?? defaultSleep;
+    this.sleep = options.sleep ?? sleep;
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
     this.pacer = new Pacer(options.ratePerMinute ?? 3_000, this.sleep, this.now);
@@ -127,7 +123,7 @@ export class ApiClient {
     if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
 
     for (let retry = 0; ; retry++) {
-      await this.pacer.acquire(options.signal).catch(rethrowAbort(options.signal));
+      await this.pacer.acquire(options.signal);
       const attempt = await this.attempt(method, url, headers, payload, options.signal);
       if (attempt.kind === 'success') {
         const replayed = headerValue(attempt.headers['idempotent-replayed']) === 'true';
@@ -153,7 +149,7 @@ export class ApiClient {
       this.notice?.(
         `retrying ${method} ${path} in ${(waitMs / 1000).toFixed(1)}s (${describeOutcome(outcome)}; retry ${retry + 1} of ${this.maxRetries})`,
       );
-      await this.sleep(waitMs, options.signal).catch(rethrowAbort(options.signal));
+      await this.sleep(waitMs, options.signal);
     }
   }
 
@@ -287,13 +283,6 @@ export class ApiClient {
   }
 }
 
-function rethrowAbort(signal?: AbortSignal) {
-  return (error: unknown): never => {
-    if (signal?.aborted) throw new InterruptedError();
-    throw error;
-  };
-}
-
 export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -325,27 +314,6 @@ export function toProblem(status: number, parsed: unknown, text: string, content
 function snippet(text: string, max = 120): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
-
-function errorCode(error: unknown): string {
-  const err = error as { code?: unknown; cause?: { code?: unknown } };
-  if (typeof err?.code === 'string') return err.code;
-  if (typeof err?.cause?.code === 'string') return err.cause.code;
-  return 'network_error';
-}
-
-function describeNetworkError(error: unknown): string {
-  const code = errorCode(error);
-  const known: Record<string, string> = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset',
-    ENOTFOUND: 'host not found',
-    EAI_AGAIN: 'host lookup failed',
-    UND_ERR_SOCKET: 'connection closed by the server',
-    UND_ERR_CONNECT_TIMEOUT: 'connect time-out',
-    UND_ERR_CLOSED: 'connection closed',
-  };
-  return known[code] ?? (error instanceof Error ? error.message : String(error));
 }
 
 function describeOutcome(outcome: Outcome): string {

@@ -25,11 +25,18 @@ export async function* pages<T>(client: ApiClient, path: string, options: PageOp
     const query: Query = { ...options.query };
     if (options.limit !== undefined) query.limit = options.limit;
     if (after !== undefined) query.after = after;
-    const page = await client.get<Page<T>>(path, { query, signal: options.signal });
-    const items = Array.isArray(page?.items) ? page.items : [];
-    const nextCursor = typeof page?.nextCursor === 'string' && page.nextCursor !== '' ? page.nextCursor : null;
+    const { items, nextCursor } = readPage<T>(await client.get<unknown>(path, { query, signal: options.signal }));
     yield { items, nextCursor };
     if (!options.all || nextCursor === null || items.length === 0 || nextCursor === after) return;
     after = nextCursor;
   }
+}
+
+/** A page as the service sent it, read defensively: no items array means none, an empty cursor means none. */
+export function readPage<T>(body: unknown): Page<T> {
+  const page = (body ?? {}) as Partial<Page<T>>;
+  return {
+    items: Array.isArray(page.items) ? page.items : [],
+    nextCursor: typeof page.nextCursor === 'string' && page.nextCursor !== '' ? page.nextCursor : null,
+  };
 }

@@ -32,21 +32,24 @@ export interface ParsedSignatureHeader {
   signatures: string[];
   /** names of other schemes present (such as `v0`); they are ignored */
   otherSchemes: string[];
+  /** `v1` values that are not 64 hex digits, passed over beside a well-formed one */
+  unusable: string[];
   /** why the header is malformed; empty when it is well-formed */
   problems: string[];
 }
 
 const DIGITS = /^\d+$/;
-const V1_VALUE = /^[0-9a-f]{64}$/;
+const V1_VALUE = /^[0-9a-f]{64}$/i;
 const SCHEME_NAME = /^[A-Za-z0-9_-]+$/;
 
 /**
  * Strict parse: comma-separated `name=value` pairs without spaces; exactly one `t` of digits; at
- * least one `v1` of 64 lowercase hex digits; other well-formed pairs are ignored. Only the ends of
- * the whole value are trimmed, as HTTP does with header values.
+ * least one `v1` of 64 hex digits; other well-formed pairs are ignored, and so is a `v1` that is not
+ * 64 hex digits when a well-formed one stands beside it (like any other non-matching signature).
+ * Only the ends of the whole value are trimmed, as HTTP does with header values.
  */
 export function parseSignatureHeader(value: string): ParsedSignatureHeader {
-  const parsed: ParsedSignatureHeader = { timestamp: null, signatures: [], otherSchemes: [], problems: [] };
+  const parsed: ParsedSignatureHeader = { timestamp: null, signatures: [], otherSchemes: [], unusable: [], problems: [] };
   const trimmed = value.trim();
   if (trimmed === '') {
     parsed.problems.push('the header is empty');
@@ -67,14 +70,15 @@ export function parseSignatureHeader(value: string): ParsedSignatureHeader {
       else parsed.timestamp = content;
     } else if (name === 'v1') {
       if (V1_VALUE.test(content)) parsed.signatures.push(content);
-      else parsed.problems.push(`v1 ${JSON.stringify(content)} is not 64 lowercase hex digits (${content.length} characters)`);
+      else parsed.unusable.push(content);
     } else if (!parsed.otherSchemes.includes(name)) {
       parsed.otherSchemes.push(name);
     }
   });
   if (timestamps === 0) parsed.problems.push('t is missing');
-  if (parsed.signatures.length === 0 && !parsed.problems.some((problem) => problem.startsWith('v1 '))) {
-    parsed.problems.push('no v1 signature');
+  if (parsed.signatures.length === 0) {
+    if (parsed.unusable.length === 0) parsed.problems.push('no v1 signature');
+    for (const content of parsed.unusable) parsed.problems.push(`v1 ${JSON.stringify(content)} is not 64 hex digits (${content.length} characters)`);
   }
   return parsed;
 }

@@ -52,7 +52,7 @@ describe('parseSignatureHeader', () => {
 
   it('reads t, several v1 and ignores other schemes', () => {
     const parsed = parseSignatureHeader(`t=${T},v0=legacy,v1=${'1'.repeat(64)},v1=${v1}`);
-    expect(parsed).toEqual({ timestamp: String(T), signatures: ['1'.repeat(64), v1], otherSchemes: ['v0'], problems: [] });
+    expect(parsed).toEqual({ timestamp: String(T), signatures: ['1'.repeat(64), v1], otherSchemes: ['v0'], unusable: [], problems: [] });
   });
 
   it('accepts the pairs in any order and trims the value ends', () => {
@@ -69,9 +69,8 @@ describe('parseSignatureHeader', () => {
     [`t=,v1=${'a'.repeat(64)}`, 't "" is not unix seconds (digits only)'],
     [`t=${T}`, 'no v1 signature'],
     [`t=${T},v0=${'a'.repeat(64)}`, 'no v1 signature'],
-    [`t=${T},v1=${'a'.repeat(63)}`, 'v1 "' + 'a'.repeat(63) + '" is not 64 lowercase hex digits (63 characters)'],
-    [`t=${T},v1=${'A'.repeat(64)}`, 'v1 "' + 'A'.repeat(64) + '" is not 64 lowercase hex digits (64 characters)'],
-    [`t=${T},v1=${'g'.repeat(64)}`, 'v1 "' + 'g'.repeat(64) + '" is not 64 lowercase hex digits (64 characters)'],
+    [`t=${T},v1=${'a'.repeat(63)}`, 'v1 "' + 'a'.repeat(63) + '" is not 64 hex digits (63 characters)'],
+    [`t=${T},v1=${'g'.repeat(64)}`, 'v1 "' + 'g'.repeat(64) + '" is not 64 hex digits (64 characters)'],
     [`t=${T},t=${T},v1=${'a'.repeat(64)}`, 't appears more than once'],
     [`t=${T},garbage,v1=${'a'.repeat(64)}`, 'pair 2 "garbage" is not name=value'],
     [`t=${T},v1=${'a'.repeat(64)},`, 'pair 3 "" is not name=value'],
@@ -82,6 +81,19 @@ describe('parseSignatureHeader', () => {
     const parsed = parseSignatureHeader(value);
     expect(parsed.problems).toContain(problem);
     expect(verify(value).reason).toBe('malformed_header');
+  });
+
+  it('passes over a v1 that is not hex when a well-formed one stands beside it', () => {
+    const parsed = parseSignatureHeader(`t=${T},v1=zz,v1=${v1}`);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.unusable).toEqual(['zz']);
+    expect(parsed.signatures).toEqual([v1]);
+  });
+
+  it('reads hex digits in either case', () => {
+    expect(parseSignatureHeader(`t=${T},v1=${v1.toUpperCase()}`).problems).toEqual([]);
+    expect(verify(`t=${T},v1=${v1.toUpperCase()}`).valid).toBe(true);
+    expect(verify(`t=${T},v1=zz,v1=${v1}`).valid).toBe(true);
   });
 
   it('points out a value pasted with the header name', () => {

@@ -6,12 +6,13 @@
  * client's own retries) become status elements and the loop carries on with growing waits; refusals
  * such as 401, 403, 400 end it.
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import type { ApiClient } from '../../api/client.js';
-import type { Page } from '../../api/paginate.js';
+import { readPage, type Page } from '../../api/paginate.js';
 import { backoffMs } from '../../api/retry.js';
 import type { SvcEvent } from '../../api/types.js';
-import { ExitCode, InterruptedError, SvcError } from '../../core/errors.js';
+import { ExitCode, SvcError } from '../../core/errors.js';
+import { sleep as abortableSleep } from '../../core/sleep.js';
+import type { Sleep } from '../../api/pacer.js';
 
 /** One event with the exact text it is printed and forwarded as. */
 export interface FeedEvent {
@@ -25,8 +26,6 @@ export type FeedElement =
   /** the feed has no more events for now (emitted once, at the end of the catch-up) */
   | { kind: 'caught-up'; cursor: string | null }
   | { kind: 'status'; level: 'warning' | 'info'; message: string };
-
-export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
 export interface FeedOptions {
   client: ApiClient;
@@ -43,15 +42,6 @@ export interface FeedOptions {
 /** Waits between failed polls stop growing here, so an outage ends within half a minute of recovery. */
 const MAX_FAILURE_WAIT_MS = 30_000;
 
-const abortableSleep: Sleep = async (ms, signal) => {
-  try {
-    await delay(ms, undefined, { signal });
-  } catch (error) {
-    if (signal.aborted) throw new InterruptedError();
-    throw error;
-  }
-};
-
 export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
   const sleep = options.sleep ?? abortableSleep;
   let cursor: string | null = options.after ?? null;
@@ -62,10 +52,10 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
     let page: Page<unknown>;
     const polledAt = now();
     try {
-      page = await options.client.get<Page<unknown>>('/events', {
+      page = readPage<unknown>(await options.client.get<unknown>('/events', {
         query: { after: cursor ?? undefined, limit: options.limit },
         signal: options.signal,
-      });
+      }));
     } catch (error) {
       if (!options.follow || !isTransient(error)) throw error;
       const waitMs = Math.min(MAX_FAILURE_WAIT_MS, backoffMs(failures));
@@ -78,8 +68,7 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
       failures = 0;
       yield { kind: 'status', level: 'info', message: 'feed reachable again' };
     }
-    const items = Array.isArray(page?.items) ? page.items : [];
-    const nextCursor = typeof page?.nextCursor === 'string' && page.nextCursor !== '' ? page.nextCursor : null;
+    const { items, nextCursor } = page;
     // nextCursor comes with every page, the last included; keep the last one given.
     const previous = cursor;
     cursor = nextCursor ?? cursor;

@@ -4,9 +4,10 @@
  * service's time-outs (5 s connect, 10 s response). A failed delivery (non-2xx, time-out, refused
  * connection) is retried with growing waits; `maxAttempts` bounds it (Infinity keeps trying).
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
+import { describeNetworkError, loadTransport } from '../../api/transport.js';
 import { InterruptedError, UsageError } from '../../core/errors.js';
+import { sleep } from '../../core/sleep.js';
 import { signatureHeader } from '../../core/signature.js';
 import type { FeedEvent } from './feed.js';
 
@@ -56,11 +57,7 @@ export class Forwarder {
       if (result.ok || attempt >= this.options.maxAttempts) return { ...result, attempts: attempt };
       const waitMs = Math.min(MAX_RETRY_WAIT_MS, baseMs * 2 ** (attempt - 1));
       this.options.onRetry?.(`forwarding ${item.event?.id ?? 'event'} failed (${describe(result)}); attempt ${attempt + 1} in ${(waitMs / 1000).toFixed(1)}s`);
-      try {
-        await delay(waitMs, undefined, { signal: this.options.signal });
-      } catch {
-        throw new InterruptedError();
-      }
+      await sleep(waitMs, this.options.signal);
     }
   }
 
@@ -69,14 +66,15 @@ export class Forwarder {
   }
 
   private dispatcher(): Promise<Dispatcher> {
-    this.dispatcherPromise ??= import('undici').then(
-      ({ Agent }) => new Agent({ connect: { timeout: 5_000 }, headersTimeout: 10_000, bodyTimeout: 10_000 }),
+    // A pool of its own: the receiver gets the service's delivery time-outs, not the API client's.
+    this.dispatcherPromise ??= loadTransport().then((transport) =>
+      transport.createAgent({ connect: { timeout: 5_000 }, headersTimeout: 10_000, bodyTimeout: 10_000 }),
     );
     return this.dispatcherPromise;
   }
 
   private async attempt(item: FeedEvent): Promise<Omit<ForwardResult, 'attempts'>> {
-    const { request } = await import('undici');
+    const transport = await loadTransport();
     const dispatcher = await this.dispatcher();
     const headers = {
       'content-type': 'application/json',
@@ -85,26 +83,17 @@ export class Forwarder {
       'svc-signature': signatureHeader(this.options.secret, Math.floor(Date.now() / 1000), item.raw),
     };
     try {
-      const response = await request(this.options.url, { method: 'POST', headers, body: item.raw, dispatcher, signal: this.options.signal });
+      const response = await transport.request(dispatcher, this.options.url, { method: 'POST', headers, body: item.raw, signal: this.options.signal });
       await response.body.dump();
       const ok = response.statusCode >= 200 && response.statusCode < 300;
       return ok ? { ok, status: response.statusCode } : { ok, status: response.statusCode, error: `receiver answered ${response.statusCode}` };
     } catch (error) {
       if (this.options.signal.aborted) throw new InterruptedError();
-      return { ok: false, error: networkError(error) };
+      return { ok: false, error: describeNetworkError(error) };
     }
   }
 }
 
 export function describe(result: Omit<ForwardResult, 'attempts'>): string {
   return result.error ?? `receiver answered ${result.status}`;
-}
-
-function networkError(error: unknown): string {
-  const err = error as { code?: string; cause?: { code?: string }; message?: string };
-  const code = err?.code ?? err?.cause?.code;
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'no response within 10s';
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'connect time-out (5s)';
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  return code ?? err?.message ?? String(error);
 }
