@@ -3,7 +3,7 @@
  * verdict with its evidence and, when invalid, the mistake that explains it. Exit 0 valid, 1 invalid.
  */
 import type { Context } from '../core/context.js';
-import { ExitCode, UsageError } from '../core/errors.js';
+import { ExitCode, FailureError, UsageError } from '../core/errors.js';
 import type { Output } from '../core/output.js';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature, type InvalidReason, type Verification } from '../core/signature.js';
 import { diagnose, type Cause } from '../core/signature-diagnose.js';
@@ -51,7 +51,9 @@ export async function run(ctx: Context, opts: VerifyOptions): Promise<number> {
   const report = toReport(verification, causes, now, source);
   const output = await ctx.output();
   await output.object(report, (value) => renderReport(output, value));
-  return report.valid ? ExitCode.ok : ExitCode.refused;
+  // The verdict and evidence are the data (stdout); the failure itself is also reported on stderr, like every failure.
+  if (!report.valid) throw new FailureError(`${report.reason}: ${report.detail}`, 'invalid_signature');
+  return ExitCode.ok;
 }
 
 /** Whole seconds, as `--now` and `--tolerance` take them. */

@@ -67,6 +67,17 @@ export class IO {
     }
   }
 
+  /**
+   * A spinner on stderr while a slow call runs, only when a person watches both streams (a spinner
+   * beside redirected output is noise). ora is loaded only when one is shown.
+   */
+  async spinner(text: string): Promise<{ stop(): void }> {
+    if (!this.stdoutIsTTY || !this.stderrIsTTY) return { stop: () => undefined };
+    const { default: ora } = await import('ora');
+    const spinner = ora({ text, stream: this.streams.stderr, color: this.color ? 'cyan' : false }).start();
+    return { stop: () => spinner.stop() };
+  }
+
   /** One line on stderr (hints, notices, errors). */
   info(line: string): void {
     this.streams.stderr.write(`${line}\n`);

@@ -188,3 +188,20 @@ describe('-o json lists stay valid JSON', () => {
     expect((await run('stores', 'ls', '-o', 'json')).stdout).toBe('[]\n');
   });
 });
+
+describe('webhooks test', () => {
+  it('sends one ping per call: a failure is reported, never retried', async () => {
+    api.on('POST /webhooks:test', { status: 503, body: { status: 503, code: 'unavailable', detail: 'busy' } });
+    const result = await run('webhooks', 'test');
+    expect(result.exitCode).toBe(5);
+    expect(api.count('POST /webhooks:test')).toBe(1);
+  });
+
+  it('a receiver that did not answer 2xx is exit 1 with an error line on stderr', async () => {
+    api.on('POST /webhooks:test', { body: { responseStatus: 500, error: 'receiver answered 500' } });
+    const result = await run('webhooks', 'test');
+    expect(result.exitCode).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual({ responseStatus: 500, error: 'receiver answered 500' });
+    expect(result.stderr).toMatch(/^error: webhook_not_delivered: ping not delivered: the receiver answered 500/m);
+  });
+});

@@ -4,17 +4,26 @@
  */
 import type { WebhookTestResult } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
-import { ExitCode } from '../../core/errors.js';
+import { FailureError } from '../../core/errors.js';
 import type { Output } from '../../core/output.js';
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<void> {
   const client = await ctx.client();
-  if (ctx.io.stderrIsTTY) ctx.io.info('Sending a ping to the key\'s webhook URL (the service waits up to 15 s for the receiver)…');
-  // The spec does not show a request body; an empty JSON object is the neutral choice.
-  const { body: result } = await client.post<WebhookTestResult>('/webhooks:test', {}, { signal: ctx.signal });
+  const spinner = await ctx.io.spinner('Sending a ping to the key\'s webhook URL (the service waits up to 15 s for the receiver)');
+  let result: WebhookTestResult;
+  try {
+    // The spec does not show a request body; an empty JSON object is the neutral choice. Every call
+    // sends a real ping and the service never retries one, so neither does svc.
+    result = (await client.post<WebhookTestResult>('/webhooks:test', {}, { signal: ctx.signal, retry: false })).body;
+  } finally {
+    spinner.stop();
+  }
   const output = await ctx.output();
   await output.object(result, (value) => renderResult(output, value));
-  return delivered(result) ? ExitCode.ok : ExitCode.refused;
+  if (!delivered(result)) {
+    const status = result?.responseStatus === null || result?.responseStatus === undefined ? 'no response' : `answered ${result.responseStatus}`;
+    throw new FailureError(`ping not delivered: the receiver ${status}${result?.error ? ` (${result.error})` : ''}`, 'webhook_not_delivered');
+  }
 }
 
 export function delivered(result: WebhookTestResult): boolean {
