@@ -27,7 +27,12 @@ export async function readFileOrStdin(path: string | undefined, stdin: Readable,
   try {
     return await readFile(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`${flag}: cannot read ${path}${code === 'ENOENT' ? ': no such file' : code ? `: ${code}` : ''}`);
+    throw fileError(flag, path, error);
   }
+}
+
+/** A file named by a flag that cannot be read, as a usage error naming the flag. */
+export function fileError(flag: string, path: string, error: unknown): UsageError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new UsageError(`${flag}: cannot read ${path}${code === 'ENOENT' ? ': no such file' : code === 'EISDIR' ? ': a directory' : code ? `: ${code}` : ''}`);
 }

@@ -205,3 +205,24 @@ describe('webhooks test', () => {
     expect(result.stderr).toMatch(/^error: webhook_not_delivered: ping not delivered: the receiver answered 500/m);
   });
 });
+
+describe('bulk stops at a refused key', () => {
+  it('a 401 ends the backfill with exit 4 and no further requests', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const file = join(env.SVC_CONFIG_DIR, 'players.csv');
+    writeFileSync(file, ['campaignId,fullName', ...Array.from({ length: 300 }, (_, i) => `${UUID},Player ${i}`)].join('\n'));
+    api.on('POST /personal-links', { status: 401, body: { status: 401, code: 'invalid_api_key', detail: 'unknown key' } });
+    const result = await run('links', 'create', '--from-file', file);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toMatch(/^error: invalid_api_key: /m);
+    // Only the rows already in flight when the first refusal came back were sent.
+    expect(api.count('POST /personal-links')).toBeLessThanOrEqual(8);
+  });
+
+  it('a directory as --from-file is a usage error', async () => {
+    const result = await run('links', 'create', '--from-file', env.SVC_CONFIG_DIR);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/--from-file: cannot read .*: a directory/);
+  });
+});

@@ -4,12 +4,13 @@
  * order as soon as it is next: `{"row": n, "ok": true, "link": {...}}` or
  * `{"row": n, "ok": false, "error": {problem}}`. Exit 0 only when every row succeeded, else 1.
  */
-import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { constants, createReadStream, type Stats } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
 import type { ApiClient } from '../../api/client.js';
 import type { Me, PersonalLink, TenantCustomField } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
 import { ExitCode, InterruptedError, SvcError, UsageError, type Problem } from '../../core/errors.js';
+import { fileError } from '../../core/stdin.js';
 import * as validate from '../../core/validate.js';
 import { mapOrdered } from './bulk-ordered.js';
 import { Progress } from './bulk-progress.js';
@@ -48,25 +49,47 @@ export async function runBulk(ctx: Context, opts: CreateOptions): Promise<number
   const concurrency = validate.positiveInt(opts.concurrency, '--concurrency') ?? DEFAULT_CONCURRENCY;
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency: at most ${MAX_CONCURRENCY}, got ${concurrency}`);
   const path = opts.fromFile!;
-  if (path !== '-') await readable(path);
+  const file = path === '-' ? undefined : await inputFile(path);
 
-  const progress = ctx.io.showProgress() ? new Progress(ctx.io, path === '-' ? undefined : await countRows(path)) : undefined;
+  // The total (for the ETA) needs a first pass over the file; a pipe or FIFO can be read only once.
+  const countable = file?.isFile() ?? false;
+  const progress = ctx.io.showProgress() ? new Progress(ctx.io, countable ? await countRows(path) : undefined) : undefined;
   const client = await ctx.client();
   // One note per replayed or retried row would flood stderr on a large file; the summary counts them.
   client.setNotice(undefined);
+  // A refused key (or Ctrl-C) stops every row: rows in flight are abandoned and no new one is sent.
+  const stop = new AbortController();
+  const onInterrupt = () => stop.abort();
+  ctx.signal.addEventListener('abort', onInterrupt, { once: true });
+  let fatal: SvcError | undefined;
+  const sendRow = async (row: PreparedRow): Promise<RowResult> => {
+    try {
+      return await send(client, row, stop.signal);
+    } catch (error) {
+      if (fatal === undefined && error instanceof SvcError && !(error instanceof InterruptedError)) {
+        fatal = error;
+        stop.abort();
+      }
+      throw error;
+    }
+  };
   const tally = { total: 0, created: 0, replayed: 0, failed: 0 };
   const started = performance.now();
-  const rows = prepare(readRows(path === '-' ? ctx.io.streams.stdin : createReadStream(path)), customFieldsOnce(client, ctx.signal));
+  const rows = prepare(readRows(path === '-' ? ctx.io.streams.stdin : createReadStream(path)), customFieldsOnce(client, stop.signal));
   let finished = false;
   progress?.start();
   try {
-    for await (const result of mapOrdered(rows, (row) => send(client, row, ctx.signal), { concurrency, window: concurrency * WINDOW_PER_WORKER })) {
+    for await (const result of mapOrdered(rows, sendRow, { concurrency, window: concurrency * WINDOW_PER_WORKER })) {
       count(tally, result);
       await ctx.io.write(`${JSON.stringify(resultLine(result))}\n`);
       progress?.update(tally.total, tally.failed);
     }
     finished = true;
+  } catch (error) {
+    // Rows abandoned because of the fatal error fail with "interrupted"; report the cause instead.
+    throw fatal ?? error;
   } finally {
+    ctx.signal.removeEventListener('abort', onInterrupt);
     progress?.stop();
     if (tally.total > 0) ctx.io.info(summary(tally, performance.now() - started, finished));
   }
@@ -74,12 +97,15 @@ export async function runBulk(ctx: Context, opts: CreateOptions): Promise<number
   return tally.failed === 0 ? ExitCode.ok : ExitCode.refused;
 }
 
-async function readable(path: string): Promise<void> {
+/** The input file's kind, checked before anything is sent: it must be readable and not a directory. */
+async function inputFile(path: string): Promise<Stats> {
   try {
-    await access(path);
+    const stats = await stat(path);
+    if (stats.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    await access(path, constants.R_OK);
+    return stats;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`--from-file: cannot read ${path}${code === 'ENOENT' ? ': no such file' : code ? `: ${code}` : ''}`);
+    throw fileError('--from-file', path, error);
   }
 }
 
