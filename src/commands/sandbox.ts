@@ -1,5 +1,4 @@
 import type { Context } from '../core/context.js';
-import { UsageError } from '../core/errors.js';
 import * as validate from '../core/validate.js';
 
 interface Options {
@@ -16,8 +15,7 @@ interface Options {
 export const SANDBOX_PROFILE = 'sandbox';
 
 export async function run(ctx: Context, opts: Options): Promise<number> {
-  const port = validate.positiveInt(opts.port, '--port', 0) ?? 4010;
-  if (port > 65_535) throw new UsageError(`--port: must be 0-65535, got ${port}`);
+  const port = validate.port(opts.port, 4010);
   const rateLimit = validate.positiveInt(opts.rateLimit, '--rate-limit');
   const seed = validate.positiveInt(opts.seed, '--seed', 0) ?? 1;
   const { runSandbox } = await import('../sandbox/command.js');

@@ -4,6 +4,7 @@
  */
 import type { Context } from '../core/context.js';
 import { ExitCode, FailureError, UsageError } from '../core/errors.js';
+import * as validate from '../core/validate.js';
 import type { Output } from '../core/output.js';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature, type InvalidReason, type Verification } from '../core/signature.js';
 import { diagnose, type Cause } from '../core/signature-diagnose.js';
@@ -41,8 +42,8 @@ export async function run(ctx: Context, opts: VerifyOptions): Promise<number> {
   if (opts.header === undefined) throw new UsageError('--header: required (the Svc-Signature header value)');
   if (opts.payloadFile === undefined) throw new UsageError('--payload-file: required (the raw body as received, - for stdin)');
   if (opts.payloadFile === '-' && opts.secretStdin) throw new UsageError('--payload-file - and --secret-stdin cannot both read standard input');
-  const toleranceSeconds = unixSeconds(opts.tolerance, '--tolerance') ?? DEFAULT_TOLERANCE_SECONDS;
-  const now = unixSeconds(opts.now, '--now') ?? Math.floor(Date.now() / 1000);
+  const toleranceSeconds = validate.wholeSeconds(opts.tolerance, '--tolerance') ?? DEFAULT_TOLERANCE_SECONDS;
+  const now = validate.wholeSeconds(opts.now, '--now') ?? Math.floor(Date.now() / 1000);
   const { secret, source } = await resolveWebhookSecret(ctx, { secretStdin: opts.secretStdin, stdinFlag: true });
   const payload = await readFileOrStdin(opts.payloadFile, ctx.io.streams.stdin, '--payload-file');
 
@@ -54,13 +55,6 @@ export async function run(ctx: Context, opts: VerifyOptions): Promise<number> {
   // The verdict and evidence are the data (stdout); the failure itself is also reported on stderr, like every failure.
   if (!report.valid) throw new FailureError(`${report.reason}: ${report.detail}`, 'invalid_signature');
   return ExitCode.ok;
-}
-
-/** Whole seconds, as `--now` and `--tolerance` take them. */
-export function unixSeconds(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim())) throw new UsageError(`${flag}: must be whole seconds (digits only), got ${JSON.stringify(value)}`);
-  return Number(value.trim());
 }
 
 export function toReport(verification: Verification, causes: Cause[], now: number, secretSource: string): VerifyReport {

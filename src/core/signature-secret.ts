@@ -31,6 +31,11 @@ export async function resolveWebhookSecret(ctx: Context, options: { secretStdin?
  * signature then fails, instead of silently verifying with a secret the user's own code does not use.
  */
 async function readSecretStdin(ctx: Context): Promise<string> {
+  // On a terminal "stdin" is the person typing: ask without echo instead of reading typed text to Ctrl-D.
+  if (ctx.io.streams.stdin.isTTY) {
+    if (!ctx.io.canPrompt()) throw new UsageError('--secret-stdin: pipe the secret in (standard input is a terminal and prompting is off)');
+    return ctx.prompter().password('Webhook secret:');
+  }
   const secret = secretFromStdin((await readAll(ctx.io.streams.stdin)).toString('utf8'));
   if (secret === undefined) throw new UsageError('--secret-stdin: expected the webhook secret on standard input');
   return secret;

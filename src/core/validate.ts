@@ -98,3 +98,17 @@ export function pairs(values: readonly string[] | undefined, name: string): [str
     return [entry.slice(0, at), entry.slice(at + 1)];
   });
 }
+
+/** A TCP port for a server svc runs (0 picks a free one). */
+export function port(value: string | undefined, fallback: number, name = '--port'): number {
+  const chosen = positiveInt(value, name, 0) ?? fallback;
+  if (chosen > 65_535) throw new UsageError(`${name}: must be 0 to 65535, got ${chosen}`);
+  return chosen;
+}
+
+/** Whole seconds, as --now, --timestamp and --tolerance take them. */
+export function wholeSeconds(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim())) throw new UsageError(`${name}: must be whole seconds (digits only), got ${JSON.stringify(value)}`);
+  return Number(value.trim());
+}

@@ -20,7 +20,8 @@ import {
   unansweredRequired,
   withoutUndefined,
 } from '../fields.js';
-import { askEmail, askLocale, askMessage, askName, findActiveCampaign, pickBrand, pickCampaign } from './prompt.js';
+import { brandNames, chooseLocale } from '../choose.js';
+import { askEmail, askMessage, askName, findActiveCampaign, pickBrand, pickCampaign } from './prompt.js';
 import { renderLink } from './show.js';
 
 export interface CreateOptions {
@@ -74,7 +75,7 @@ export async function run(ctx: Context, opts: CreateOptions): Promise<number | v
     body.fullName ??= await askName(prompter);
     if (opts.email === undefined) body.email = await askEmail(prompter);
     if (opts.message === undefined) body.message = await askMessage(prompter);
-    if (opts.locale === undefined) body.locale = await askLocale(prompter, me);
+    if (opts.locale === undefined) body.locale = await chooseLocale(prompter, 'Language of the claim page', me.tenant.locales ?? []);
     answers = await promptAnswers(prompter, fields, answers);
   } else {
     body.brandId ??= await brandWhenNeeded(ctx, client, me, body.campaignId!);
@@ -109,8 +110,8 @@ async function brandWhenNeeded(ctx: Context, client: ApiClient, me: Me, campaign
   const campaign = await findActiveCampaign(client, campaignId, ctx.signal);
   if (!campaign || campaign.brandIds.length <= 1) return undefined;
   if (ctx.io.canPrompt()) return pickBrand(ctx.prompter(), campaign, me);
-  const names = new Map(me.brands.map((brand) => [brand.id, brand.name]));
-  const choices = campaign.brandIds.map((id) => `${id} (${names.get(id) ?? 'unnamed'})`).join(', ');
+  const name = brandNames(me.brands);
+  const choices = campaign.brandIds.map((id) => `${id} (${name(id)})`).join(', ');
   throw new UsageError(`--brand: required: campaign "${campaign.name}" has several brands: ${choices}`);
 }
 

@@ -1,10 +1,11 @@
 /** The questions `links create` asks on a TTY, one function per value, each asked only when missing. */
 import type { ApiClient } from '../../api/client.js';
 import { pages } from '../../api/paginate.js';
-import type { Brand, Campaign, Me } from '../../api/types.js';
+import type { Campaign, Me } from '../../api/types.js';
 import { FailureError } from '../../core/errors.js';
 import type { Prompter } from '../../core/prompter.js';
 import * as validate from '../../core/validate.js';
+import { brandNames } from '../choose.js';
 import { LIMITS, lengthRule, promptRule } from '../fields.js';
 
 /** Every ACTIVE campaign the key can use (the default status of GET /campaigns), streamed page by page. */
@@ -61,14 +62,3 @@ export async function askMessage(prompter: Prompter): Promise<string | undefined
 }
 
 /** One of the account's locales; not asked when the account has only one. */
-export async function askLocale(prompter: Prompter, me: Me): Promise<string | undefined> {
-  const locales = me.tenant.locales ?? [];
-  if (locales.length <= 1) return undefined;
-  const ordered = [...locales].sort((a, b) => Number(b === 'en-US') - Number(a === 'en-US'));
-  return prompter.select('Language of the claim page', ordered.map((locale) => ({ name: locale, value: locale })));
-}
-
-function brandNames(brands: readonly Brand[]): (id: string) => string {
-  const byId = new Map(brands.map((brand) => [brand.id, brand.name]));
-  return (id) => byId.get(id) ?? id;
-}

@@ -11,6 +11,7 @@ import type { Brand, Me, RewardStore, RewardStoreSummary, StoreGift, StoreGiftDi
 import { FailureError } from '../../core/errors.js';
 import type { Prompter } from '../../core/prompter.js';
 import * as validate from '../../core/validate.js';
+import { brandNames, chooseLocale } from '../choose.js';
 import { LIMITS, lengthRule, promptAnswers, promptRule } from '../fields.js';
 import { formatPrice } from './show.js';
 import type { Draft } from './place-body.js';
@@ -27,7 +28,7 @@ export async function walk(prompter: Prompter, client: ApiClient, me: Me, draft:
   draft.brandId ??= await chooseBrand(prompter, summary, me.brands);
   const address = draft.recipient.address;
   address.country ??= await askCountry(prompter);
-  draft.locale ??= await chooseLocale(prompter, me.tenant.locales ?? []);
+  draft.locale ??= await chooseLocale(prompter, 'Language (gift names, e-mails)', me.tenant.locales ?? []);
   const store = await client.get<RewardStore>(`/reward-stores/${summary.id}`, {
     query: { brandId: draft.brandId, country: address.country, locale: draft.locale },
     signal,
@@ -61,8 +62,8 @@ async function chooseStore(prompter: Prompter, client: ApiClient, storeId: strin
 
 async function chooseBrand(prompter: Prompter, store: RewardStoreSummary, brands: readonly Brand[]): Promise<string> {
   if (store.brandIds.length === 1) return store.brandIds[0];
-  const names = new Map(brands.map((brand) => [brand.id, brand.name]));
-  return prompter.select('Brand', store.brandIds.map((id) => ({ name: names.get(id) ?? id, value: id, description: id })));
+  const name = brandNames(brands);
+  return prompter.select('Brand', store.brandIds.map((id) => ({ name: name(id), value: id, description: id })));
 }
 
 async function askCountry(prompter: Prompter): Promise<string> {
@@ -71,12 +72,6 @@ async function askCountry(prompter: Prompter): Promise<string> {
     validate: (text) => promptRule(() => validate.country(text, 'country')),
   });
   return value.toUpperCase();
-}
-
-async function chooseLocale(prompter: Prompter, locales: readonly string[]): Promise<string | undefined> {
-  if (locales.length <= 1) return undefined;
-  const ordered = [...locales].sort((a, b) => Number(b === 'en-US') - Number(a === 'en-US'));
-  return prompter.select('Language (gift names, e-mails)', ordered.map((locale) => ({ name: locale, value: locale })));
 }
 
 /** The gift given by --product, else one picked from the store, section by section. */

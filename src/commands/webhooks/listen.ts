@@ -28,8 +28,7 @@ const REMEMBERED_IDS = 10_000;
 type Verdict = { status: number; body: Record<string, unknown>; event?: { raw: string; parsed: SvcEvent; duplicate: boolean } };
 
 export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
-  const port = validate.positiveInt(opts.port, '--port', 0) ?? 4242;
-  if (port > 65_535) throw new UsageError(`--port: must be 0 to 65535, got ${port}`);
+  const port = validate.port(opts.port, 4242);
   const path = opts.path ?? '/webhooks';
   if (!path.startsWith('/')) throw new UsageError(`--path: must start with /, got ${path}`);
   const { secret } = await resolveWebhookSecret(ctx, { stdinFlag: false });
@@ -72,6 +71,9 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
       if (!event) return ctx.io.info(output.chalk.red(`✗ rejected delivery: ${verdict.body.error}: ${verdict.body.detail}`));
       if (event.duplicate && output.format !== 'table') return ctx.io.info(`duplicate delivery of ${event.parsed?.id} (not printed again)`);
       await renderer.event(event.raw, event.parsed, event.duplicate ? output.chalk.yellow('duplicate') : undefined);
+    }).catch((error: unknown) => {
+      // One failed print must not silence every later delivery: say so and keep the chain alive.
+      ctx.io.info(`could not print a delivery: ${error instanceof Error ? error.message : String(error)}`);
     });
     await printing;
   };

@@ -4,11 +4,11 @@
  * explicitly, so `$(svc webhooks sign …)` works in a pipe, where jsonl is the default format.
  */
 import type { Context } from '../../core/context.js';
+import * as validate from '../../core/validate.js';
 import { UsageError } from '../../core/errors.js';
 import { computeSignature } from '../../core/signature.js';
 import { resolveWebhookSecret } from '../../core/signature-secret.js';
 import { readFileOrStdin } from '../../core/stdin.js';
-import { unixSeconds } from '../verify-signature.js';
 
 export interface SignOptions {
   payloadFile?: string;
@@ -19,7 +19,7 @@ export interface SignOptions {
 export async function run(ctx: Context, opts: SignOptions): Promise<void> {
   if (opts.payloadFile === undefined) throw new UsageError('--payload-file: required (the raw body to sign, - for stdin)');
   if (opts.payloadFile === '-' && opts.secretStdin) throw new UsageError('--payload-file - and --secret-stdin cannot both read standard input');
-  const timestamp = unixSeconds(opts.timestamp, '--timestamp') ?? Math.floor(Date.now() / 1000);
+  const timestamp = validate.wholeSeconds(opts.timestamp, '--timestamp') ?? Math.floor(Date.now() / 1000);
   const { secret } = await resolveWebhookSecret(ctx, { secretStdin: opts.secretStdin, stdinFlag: true });
   const payload = await readFileOrStdin(opts.payloadFile, ctx.io.streams.stdin, '--payload-file');
   const signature = computeSignature(secret, timestamp, payload);
