@@ -52,30 +52,33 @@ export class Output {
   ): Promise<number> {
     let count = 0;
     let lastCursor: string | null = null;
+    const array = this.format === 'json' ? this.jsonArray() : undefined;
+    let complete = false;
     try {
       for await (const page of source) {
         lastCursor = page.nextCursor;
         if (page.items.length === 0) continue;
-        if (this.format === 'jsonl') {
-          await this.io.write(page.items.map((item) => JSON.stringify(item)).join('\n') + '\n');
-        } else if (this.format === 'json') {
-          const body = page.items.map((item) => JSON.stringify(item, null, 2).replace(/^/gm, '  ')).join(',\n');
-          await this.io.write(`${count === 0 ? '[\n' : ',\n'}${body}`);
-        } else {
-          await this.io.write(await this.table(options.columns, page.items));
-        }
+        if (array) await array.items(page.items);
+        else if (this.format === 'jsonl') await this.io.write(page.items.map((item) => JSON.stringify(item)).join('\n') + '\n');
+        else await this.io.write(await this.table(options.columns, page.items));
         count += page.items.length;
       }
+      complete = true;
     } finally {
-      // An array that was opened is closed even when a later page fails: what was printed stays valid JSON.
-      if (this.format === 'json' && count > 0) await this.io.write('\n]\n').catch(() => undefined);
+      // An array that was opened is closed even when a later page fails, so what was printed stays
+      // valid JSON; when the first page fails, stdout stays empty.
+      if (array && (complete || array.count > 0)) await array.close().catch(() => undefined);
     }
-    if (this.format === 'json' && count === 0) await this.io.write('[]\n');
     if (this.format === 'table' && count === 0) this.io.info(`No ${options.noun} found.`);
     if (lastCursor && options.nextHint && this.io.stderrIsTTY && count > 0) {
       this.io.info(this.chalk.dim(`More ${options.noun}: ${options.nextHint(lastCursor)}`));
     }
     return count;
+  }
+
+  /** `-o json` for a stream: one array, written as items arrive. */
+  jsonArray(): JsonArrayWriter {
+    return new JsonArrayWriter(this.io);
   }
 
   async table<T>(columns: Column<T>[], items: T[]): Promise<string> {
@@ -96,6 +99,24 @@ export class Output {
       table.push({ [this.chalk.bold(key)]: typeof value === 'object' && value !== null ? JSON.stringify(value) : cell(value) });
     }
     return `${table.toString()}\n`;
+  }
+}
+
+export class JsonArrayWriter {
+  /** items written so far */
+  count = 0;
+
+  constructor(private readonly io: IO) {}
+
+  async items(values: readonly unknown[]): Promise<void> {
+    if (values.length === 0) return;
+    const body = values.map((value) => JSON.stringify(value, null, 2).replace(/^/gm, '  ')).join(',\n');
+    await this.io.write(`${this.count === 0 ? '[\n' : ',\n'}${body}`);
+    this.count += values.length;
+  }
+
+  async close(): Promise<void> {
+    await this.io.write(this.count === 0 ? '[]\n' : '\n]\n');
   }
 }
 

@@ -4,7 +4,7 @@
  * JSON line each; `-o json` gets one array. Shared by `events tail` and `webhooks listen`.
  */
 import type { SvcEvent } from '../../api/types.js';
-import type { Output } from '../../core/output.js';
+import type { JsonArrayWriter, Output } from '../../core/output.js';
 import { shortId } from '../../core/output.js';
 
 const WIDTH = { time: 27, type: 24, id: 8, status: 10 } as const;
@@ -12,16 +12,17 @@ const WIDTH = { time: 27, type: 24, id: 8, status: 10 } as const;
 export class EventRenderer {
   /** events written so far */
   count = 0;
+  private readonly array?: JsonArrayWriter;
 
-  constructor(private readonly output: Output) {}
+  constructor(private readonly output: Output) {
+    if (output.format === 'json') this.array = output.jsonArray();
+  }
 
-  /** The column header (tables) or the array's opening bracket (json). */
+  /** The column header of a table. */
   async begin(): Promise<void> {
     if (this.output.format === 'table') {
       const header = ['TIME'.padEnd(WIDTH.time), 'TYPE'.padEnd(WIDTH.type), 'ID'.padEnd(WIDTH.id), 'STATUS'.padEnd(WIDTH.status), 'DETAILS'].join('  ');
       await this.output.io.write(`${this.output.chalk.bold(header)}\n`);
-    } else if (this.output.format === 'json') {
-      await this.output.io.write('[');
     }
   }
 
@@ -33,8 +34,7 @@ export class EventRenderer {
     } else if (format === 'jsonl') {
       await this.output.io.write(`${raw}\n`);
     } else {
-      const pretty = JSON.stringify(JSON.parse(raw), null, 2).replace(/^/gm, '  ');
-      await this.output.io.write(`${this.count === 0 ? '\n' : ',\n'}${pretty}`);
+      await this.array?.items([JSON.parse(raw)]);
     }
     if (note && format !== 'table') this.output.io.info(`${event?.id ?? '?'}: ${note}`);
     this.count++;
@@ -42,7 +42,7 @@ export class EventRenderer {
 
   /** Closes the json array; also after Ctrl-C, so the output stays valid JSON. */
   async end(): Promise<void> {
-    if (this.output.format === 'json') await this.output.io.write(this.count === 0 ? ']\n' : '\n]\n');
+    await this.array?.close();
   }
 
   line(event: SvcEvent): string {
