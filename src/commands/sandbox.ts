@@ -1,4 +1,5 @@
 import type { Context } from '../core/context.js';
+import { FailureError } from '../core/errors.js';
 import * as validate from '../core/validate.js';
 
 interface Options {
@@ -19,8 +20,9 @@ export async function run(ctx: Context, opts: Options): Promise<number> {
   const rateLimit = validate.positiveInt(opts.rateLimit, '--rate-limit');
   const seed = validate.positiveInt(opts.seed, '--seed', 0) ?? 1;
   const { runSandbox } = await import('../sandbox/command.js');
+  const host = opts.host ?? '127.0.0.1';
   await runSandbox({
-    host: opts.host ?? '127.0.0.1',
+    host,
     port,
     approvalRequired: Boolean(opts.approvalRequired),
     rateLimit,
@@ -37,6 +39,23 @@ export async function run(ctx: Context, opts: Options): Promise<number> {
       await config.setProfile(SANDBOX_PROFILE, { baseUrl: info.baseUrl, apiKey: full.apiKey, webhookSecret: full.webhookSecret });
       ctx.io.info(`Saved profile "${SANDBOX_PROFILE}" (key full). Try: svc --profile ${SANDBOX_PROFILE} me`);
     },
+  }).catch((error: unknown) => {
+    throw listenError(error, host, port) ?? error;
   });
   return 0;
+}
+
+/** The failures of binding a port, in words a person can act on. */
+function listenError(error: unknown, host: string, port: number): FailureError | undefined {
+  switch ((error as NodeJS.ErrnoException)?.code) {
+    case 'EADDRINUSE':
+      return new FailureError(`port ${port} on ${host} is already in use`, 'port_in_use', 'pick another with --port, or --port 0 for a free one');
+    case 'EACCES':
+      return new FailureError(`not allowed to listen on port ${port}`, 'port_not_allowed', 'ports below 1024 need privileges; pick another with --port');
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return new FailureError(`cannot listen on ${host}: no such local address`, 'bad_host', 'use --host 127.0.0.1');
+    default:
+      return undefined;
+  }
 }

@@ -158,6 +158,16 @@ describe('login and profiles', () => {
   });
 });
 
+describe('sandbox start-up', () => {
+  it('a port already in use is a clear one-line error (exit 1)', async () => {
+    const port = new URL(sandbox.baseUrl).port;
+    const result = await svc(['sandbox', '--port', port, '--no-profile'], { env: { SVC_CONFIG_DIR: tempConfigDir() } });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(`error: port_in_use: port ${port} on 127.0.0.1 is already in use`);
+    expect(result.stdout).toBe('');
+  });
+});
+
 describe('help and usage', () => {
   it('--version prints the version; --help has examples', async () => {
     const version = await svc(['--version']);
