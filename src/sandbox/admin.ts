@@ -1,5 +1,5 @@
-import { formatTimestamp } from './clock.js';
-import { ApiProblem, notFound } from './errors.js';
+import { formatNullableTimestamp, formatTimestamp } from './clock.js';
+import { ApiProblem, invalidField, notFound } from './errors.js';
 import { type Faults, readFaultsBody } from './faults.js';
 import type { IdempotencyStore } from './idempotency.js';
 import { SCOPES, type Scope, keyInfoJson, linkJson, orderJson, type Order, type PersonalLink } from './models.js';
@@ -192,8 +192,8 @@ const routes: AdminRoute[] = [
               prices: gift.prices,
               countries: gift.countries,
               brandIds: gift.brandIds,
-              availableFrom: gift.availableFrom === null ? null : formatTimestamp(gift.availableFrom),
-              availableUntil: gift.availableUntil === null ? null : formatTimestamp(gift.availableUntil),
+              availableFrom: formatNullableTimestamp(gift.availableFrom),
+              availableUntil: formatNullableTimestamp(gift.availableUntil),
               combinations: gift.combinations,
             })),
           ),
@@ -243,9 +243,8 @@ const routes: AdminRoute[] = [
       const body = bodyObject(rawBody);
       const seconds = body.advanceSeconds;
       if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
-        throw new ApiProblem(400, 'invalid_request', 'advanceSeconds must be a number of seconds, 0 or more.', {
-          errors: [{ field: 'advanceSeconds', code: seconds === undefined ? 'required' : 'invalid', message: 'advanceSeconds must be a number, 0 or more.' }],
-        });
+        const code = seconds === undefined ? 'required' : 'invalid';
+        throw invalidField('advanceSeconds', code, 'advanceSeconds must be a number, 0 or more.', 'advanceSeconds must be a number of seconds, 0 or more.');
       }
       services.state.clock.advance(seconds);
       services.state.sweep();

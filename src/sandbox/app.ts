@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AdminServices, handleAdmin } from './admin.js';
 import { VirtualClock } from './clock.js';
-import { ApiProblem, sendJson, sendProblem } from './errors.js';
-import { type FaultDecision, type Faults, NO_FAULTS, decideFault } from './faults.js';
+import { ApiProblem, rateLimited } from './errors.js';
+import { acceptsJson, isLoopback, readJsonBody, sendJson, sendProblem } from './http.js';
+import { type Faults, NO_FAULTS, answerFaultBeforeCall, decideFault } from './faults.js';
 import { createSeededState } from './fixtures.js';
-import { IdempotencyStore, requestFingerprint } from './idempotency.js';
+import { IdempotencyStore, readIdempotencyKey, requestFingerprint } from './idempotency.js';
 import type { ApiKeyRecord } from './models.js';
 import { SeededRandom } from './random.js';
 import { RateLimiter } from './ratelimit.js';
@@ -13,8 +14,6 @@ import { type ApiResult, type ApiRoute, Router } from './router.js';
 import type { SandboxState } from './store.js';
 import { WebhookQueue } from './webhooks.js';
 
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
-const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 const IMAGE_REQUESTS_PER_MINUTE = 600;
 /** A 1×1 PNG: every image address of the sandbox opens, without a key. */
 const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
@@ -57,67 +56,6 @@ export interface Sandbox {
   close(): void;
 }
 
-function isLoopback(address: string | undefined): boolean {
-  return address !== undefined && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
-}
-
-/** Whether an Accept header admits JSON (a missing header does). */
-function acceptsJson(accept: string | undefined): boolean {
-  if (accept === undefined || accept.trim() === '') return true;
-  return accept.split(',').some((range) => {
-    const [type, ...params] = range.split(';').map((p) => p.trim().toLowerCase());
-    const quality = params.find((p) => p.startsWith('q='));
-    if (quality !== undefined && Number(quality.slice(2)) === 0) return false;
-    return ['*/*', 'application/*', 'application/json', 'application/problem+json'].includes(type);
-  });
-}
-
-/**
- * Reads a JSON body: 415 when a body is not declared application/json, 413 past 10 MB (the rest is
- * not read), 400 when it does not parse. No body gives undefined.
- */
-async function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  const declaredLength = req.headers['content-length'];
-  const hasBody = (declaredLength !== undefined && Number(declaredLength) > 0) || req.headers['transfer-encoding'] !== undefined;
-  const contentType = req.headers['content-type'];
-  const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
-  // A body must be declared application/json; so must an empty one that declares another type.
-  if ((hasBody || (contentType !== undefined && contentType.trim() !== '')) && mediaType !== 'application/json') {
-    throw new ApiProblem(415, 'unsupported_media_type', 'Send the request body as application/json.');
-  }
-  if (!hasBody) return undefined;
-  const tooLarge = (): ApiProblem =>
-    new ApiProblem(413, 'payload_too_large', 'The request body is larger than 10 MB.', {}, { Connection: 'close' });
-  if (Number(declaredLength) > MAX_BODY_BYTES) throw tooLarge();
-  const chunks: Buffer[] = await new Promise((resolve, reject) => {
-    const received: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        // Stop reading here; the 413 goes out with Connection: close.
-        req.off('data', onData);
-        req.pause();
-        reject(tooLarge());
-        return;
-      }
-      received.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(received));
-    req.once('error', reject);
-  });
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ApiProblem(400, 'invalid_request', 'The request body is not valid JSON.', {
-      errors: [{ field: 'body', code: 'invalid', message: 'The request body is not valid JSON.' }],
-    });
-  }
-}
-
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const seed = options.seed ?? 1;
   const clock = options.clock ?? new VirtualClock();
@@ -157,68 +95,55 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return key;
   }
 
-  /** Fixed order: auth → rate limit → faults → route → accept/scope → body → idempotency → handle. */
+  function enforceRateLimit(key: ApiKeyRecord): void {
+    const wait = limiter.take(key.name);
+    if (wait > 0) throw rateLimited(`More than ${limiter.limit} requests a minute; retry after ${wait} s.`, wait);
+  }
+
+  /** 404/405 for an unknown path or method, then 406 and 403, which need the route to be known. */
+  function routeCall(req: IncomingMessage, path: string, key: ApiKeyRecord): { route: ApiRoute; params: Record<string, string> } {
+    // HEAD is answered like GET (node:http sends the headers without the body).
+    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+    const matched = router.match(method, path);
+    if (!acceptsJson(req.headers.accept)) throw new ApiProblem(406, 'not_acceptable', 'This API answers application/json only.');
+    const { scope } = matched.route;
+    if (scope !== null && !key.scopes.includes(scope)) {
+      throw new ApiProblem(403, 'insufficient_scope', `This call needs the ${scope} scope, which the key lacks.`);
+    }
+    return matched;
+  }
+
+  /**
+   * The /v1 pipeline, in its fixed order: auth → rate limit → injected faults → route (with accept
+   * and scope) → body → idempotency → handle → respond. Events are recorded by the store as the
+   * handler changes state, so no route can forget one or record it twice.
+   */
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, path: string, origin: string): Promise<void> {
     state.sweep();
     const key = authenticate(req.headers.authorization);
-    const wait = limiter.take(key.name);
-    if (wait > 0) {
-      throw new ApiProblem(429, 'rate_limited', `More than ${limiter.limit} requests a minute; retry after ${wait} s.`, {}, { 'Retry-After': String(wait) });
-    }
-    const fault: FaultDecision = decideFault(faults, () => faultRandom.next());
-    if (fault === 'rateLimited') {
-      throw new ApiProblem(429, 'rate_limited', 'Too many requests (injected fault); retry after 1 s.', {}, { 'Retry-After': '1' });
-    }
-    if (fault === 'error') throw new ApiProblem(500, 'internal_error', 'An injected server error; retry with the same Idempotency-Key.');
-    if (fault === 'badGateway') {
-      res.writeHead(502, { 'Content-Type': 'text/html' });
-      res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
-      return;
-    }
-    if (fault === 'resetBefore') {
-      req.socket.destroy();
-      return;
-    }
-
-    // HEAD is answered like GET (node:http sends the headers without the body).
-    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
-    const { route, params } = router.match(method, path);
-    if (!acceptsJson(req.headers.accept)) throw new ApiProblem(406, 'not_acceptable', 'This API answers application/json only.');
-    if (route.scope !== null && !key.scopes.includes(route.scope)) {
-      throw new ApiProblem(403, 'insufficient_scope', `This call needs the ${route.scope} scope, which the key lacks.`);
-    }
+    enforceRateLimit(key);
+    const fault = decideFault(faults, () => faultRandom.next());
+    if (answerFaultBeforeCall(fault, req, res)) return;
+    const { route, params } = routeCall(req, path, key);
     const body = route.method === 'POST' ? await readJsonBody(req) : undefined;
 
-    let idempotencyKey: string | undefined;
-    if (route.idempotency === 'required' || route.idempotency === 'optional') {
-      const header = req.headers['idempotency-key'];
-      const value = Array.isArray(header) ? header[0] : header;
-      if (value === undefined || value.trim() === '') {
-        if (route.idempotency === 'required') {
-          throw new ApiProblem(400, 'idempotency_key_required', 'This call needs an Idempotency-Key header (a fresh UUID per operation).');
-        }
-      } else if (value.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-        throw new ApiProblem(400, 'idempotency_key_invalid', 'The Idempotency-Key is longer than 255 characters.');
-      } else {
-        idempotencyKey = value;
-      }
-    }
+    const idempotencyKey = readIdempotencyKey(req.headers['idempotency-key'], route.idempotency);
     const claim = idempotencyKey === undefined ? undefined : idempotency.begin(key.name, idempotencyKey, requestFingerprint(route.method, path, url.searchParams, body));
     if (claim !== undefined && 'replay' in claim) {
       sendJson(res, claim.replay.status, claim.replay.body, { 'Idempotent-Replayed': 'true' });
       return;
     }
 
-    let result: ApiResult = { status: 500, json: '' };
+    let result: ApiResult;
     try {
       if (faults.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.delayMs));
       result = await route.handle({ state, webhooks, key, params, query: url.searchParams, body, origin });
     } catch (err) {
-      if (err instanceof ApiProblem) result = { status: err.status, json: '' };
+      claim?.run.abandon();
       throw err;
-    } finally {
-      claim?.run.finish({ status: result.status, body: result.json });
     }
+    claim?.run.finish({ status: result.status, body: result.json });
+
     if (fault === 'resetAfter') {
       // The call ran but the client never hears so: it must retry with the same Idempotency-Key.
       req.socket.destroy();
@@ -230,7 +155,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   function handleImage(req: IncomingMessage, res: ServerResponse, path: string): void {
     const wait = imageLimiter.take(req.socket.remoteAddress ?? 'unknown');
     if (wait > 0) {
-      throw new ApiProblem(429, 'rate_limited', 'More than 600 image requests a minute from this address.', {}, { 'Retry-After': String(wait) });
+      throw rateLimited(`More than ${IMAGE_REQUESTS_PER_MINUTE} image requests a minute from this address.`, wait);
     }
     if (!/^\/images\/[a-z0-9-]+\.png$/.test(path)) throw new ApiProblem(404, 'not_found', `There is no ${path}.`);
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiProblem(405, 'method_not_allowed', 'Images are read with GET.', {}, { Allow: 'GET, HEAD' });

@@ -1,5 +1,3 @@
-import type { ServerResponse } from 'node:http';
-
 /** Codes allowed inside `errors[]` of an invalid_request problem. */
 export type FieldErrorCode = 'required' | 'invalid' | 'too_long' | 'not_enabled';
 
@@ -77,21 +75,15 @@ export function invalidRequest(errors: FieldError[], detail?: string): ApiProble
   return new ApiProblem(400, 'invalid_request', summary, { errors });
 }
 
+/** One field's problem, with its own summary as the detail. */
+export function invalidField(field: string, code: FieldErrorCode, message: string, detail = message): ApiProblem {
+  return invalidRequest([{ field, code, message }], detail);
+}
+
+export function rateLimited(detail: string, retryAfterSeconds: number): ApiProblem {
+  return new ApiProblem(429, 'rate_limited', detail, {}, { 'Retry-After': String(retryAfterSeconds) });
+}
+
 export function notFound(what: string): ApiProblem {
   return new ApiProblem(404, 'not_found', `${what} was not found or is not accessible with this key.`);
-}
-
-export function sendProblem(res: ServerResponse, problem: ApiProblem): void {
-  const body = JSON.stringify(problem);
-  res.writeHead(problem.status, {
-    ...problem.headers,
-    'Content-Type': 'application/problem+json',
-    'Content-Length': Buffer.byteLength(body),
-  });
-  res.end(body);
-}
-
-export function sendJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
 }

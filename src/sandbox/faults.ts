@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiProblem, rateLimited } from './errors.js';
 import type { FieldErrors } from './validate.js';
 import { isPlainObject } from './validate.js';
 
@@ -69,4 +71,27 @@ export function decideFault(faults: Faults, random: () => number): FaultDecision
   if (random() < faults.errorRate) return random() < 0.25 ? 'badGateway' : 'error';
   if (random() < faults.resetRate) return random() < 0.5 ? 'resetBefore' : 'resetAfter';
   return 'none';
+}
+
+/**
+ * Acts on a fault that strikes before the call runs: throws the problem to answer, or answers (or
+ * drops the connection) itself and returns true. Returns false when the call should go ahead.
+ */
+export function answerFaultBeforeCall(fault: FaultDecision, req: IncomingMessage, res: ServerResponse): boolean {
+  switch (fault) {
+    case 'rateLimited':
+      throw rateLimited('Too many requests (injected fault); retry after 1 s.', 1);
+    case 'error':
+      throw new ApiProblem(500, 'internal_error', 'An injected server error; retry with the same Idempotency-Key.');
+    case 'badGateway':
+      // What a proxy in front of the API would send: HTML, not a problem document.
+      res.writeHead(502, { 'Content-Type': 'text/html' });
+      res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      return true;
+    case 'resetBefore':
+      req.socket.destroy();
+      return true;
+    default:
+      return false;
+  }
 }

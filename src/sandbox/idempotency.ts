@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { MICROS_PER_DAY, type VirtualClock } from './clock.js';
 import { ApiProblem } from './errors.js';
+import type { IdempotencyMode } from './router.js';
 
 const RETENTION_MICROS = 7 * MICROS_PER_DAY;
+const MAX_KEY_LENGTH = 255;
 
 export interface StoredResponse {
   status: number;
@@ -17,7 +19,7 @@ interface Entry {
 }
 
 /** JSON with object keys sorted at every level: key order and whitespace stop mattering. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -34,7 +36,32 @@ export function requestFingerprint(method: string, path: string, query: URLSearc
     .digest('hex');
 }
 
-export type IdempotencyResult = { replay: StoredResponse } | { run: { finish(response: StoredResponse): void } };
+/**
+ * The Idempotency-Key a route reads: 400 when a required one is missing or any is too long; undefined
+ * when the route does not read it or an optional one is absent.
+ */
+export function readIdempotencyKey(header: string | string[] | undefined, mode: IdempotencyMode): string | undefined {
+  if (mode !== 'required' && mode !== 'optional') return undefined;
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '') {
+    if (mode === 'required') {
+      throw new ApiProblem(400, 'idempotency_key_required', 'This call needs an Idempotency-Key header (a fresh UUID per operation).');
+    }
+    return undefined;
+  }
+  if (value.length > MAX_KEY_LENGTH) {
+    throw new ApiProblem(400, 'idempotency_key_invalid', `The Idempotency-Key is longer than ${MAX_KEY_LENGTH} characters.`);
+  }
+  return value;
+}
+
+/** The first call with a key runs; it must end with `finish` (its response) or `abandon` (it threw). */
+export interface IdempotentRun {
+  finish(response: StoredResponse): void;
+  abandon(): void;
+}
+
+export type IdempotencyResult = { replay: StoredResponse } | { run: IdempotentRun };
 
 /** Idempotency keys per API key, kept 7 days on the virtual clock; only 2xx responses are stored. */
 export class IdempotencyStore {
@@ -57,12 +84,15 @@ export class IdempotencyStore {
     }
     const entry: Entry = { fingerprint, createdAt: now, response: null };
     this.entries.set(id, entry);
+    // Only a success is kept for replay: after a refusal or a failure the same key may be tried again.
+    const abandon = (): void => void this.entries.delete(id);
     return {
       run: {
         finish: (response) => {
           if (response.status >= 200 && response.status < 300) entry.response = response;
-          else this.entries.delete(id);
+          else abandon();
         },
+        abandon,
       },
     };
   }

@@ -125,7 +125,7 @@ export function pageNewestFirst<T extends { createdAt: number; id: string }>(
   return { items, continueAfter: null };
 }
 
-export function compareByName(a: NameKey, b: NameKey): number {
+function compareByName(a: NameKey, b: NameKey): number {
   if (a.name !== b.name) return a.name < b.name ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

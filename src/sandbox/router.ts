@@ -1,4 +1,4 @@
-import { ApiProblem, notFound } from './errors.js';
+import { ApiProblem, invalidField, notFound } from './errors.js';
 import type { ApiKeyRecord, Scope } from './models.js';
 import type { SandboxState } from './store.js';
 import { isPlainObject, isUuid } from './validate.js';
@@ -95,9 +95,7 @@ export function pathId(ctx: { params: Record<string, string> }, name: string, wh
 export function bodyObject(body: unknown): Record<string, unknown> {
   if (body === undefined) return {};
   if (!isPlainObject(body)) {
-    throw new ApiProblem(400, 'invalid_request', 'The request body must be a JSON object.', {
-      errors: [{ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' }],
-    });
+    throw invalidField('body', 'invalid', 'The request body must be a JSON object.');
   }
   return body;
 }

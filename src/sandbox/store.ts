@@ -442,7 +442,6 @@ export class SandboxState {
     while (expired < this.events.length && this.events[expired].occurredAt < now - EVENT_RETENTION_MICROS) expired++;
     if (expired > 0) this.events = this.events.slice(expired);
   }
-
 }
 
 export function sameVariations(a: Record<string, string>, b: Record<string, string>): boolean {

@@ -61,10 +61,6 @@ export class FieldErrors {
     this.list.push({ field, code, message });
   }
 
-  get empty(): boolean {
-    return this.list.length === 0;
-  }
-
   throwIfAny(): void {
     if (this.list.length > 0) throw invalidRequest(this.list);
   }

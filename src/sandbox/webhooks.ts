@@ -9,7 +9,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
 const RESPONSE_TIMEOUT_MS = 10_000;
 /** Waits before attempts 2 to 8 (spec: 1 m, 5 m, 30 m, 1 h, 3 h, 6 h, 12 h). */
 const RETRY_DELAYS_SECONDS = [60, 300, 1_800, 3_600, 10_800, 21_600, 43_200];
-export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
+const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 
 export interface WebhookResult {
   responseStatus: number | null;
@@ -31,7 +31,7 @@ export interface DeliveryRecord {
  * One signed POST of a webhook body: 5 s to connect, then 10 s for the whole response. The
  * signature's `t` is real Unix time, because receivers check it against their own clocks.
  */
-export function sendWebhook(url: string, secret: string, eventId: string, body: string, signal?: AbortSignal): Promise<WebhookResult> {
+function sendWebhook(url: string, secret: string, eventId: string, body: string, signal?: AbortSignal): Promise<WebhookResult> {
   return new Promise((resolve) => {
     let target: URL;
     try {

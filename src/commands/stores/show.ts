@@ -51,6 +51,7 @@ export async function renderStore(output: Output, store: RewardStore): Promise<s
             { header: 'Product ID', value: (gift: StoreGift) => gift.productId },
           ],
           section.items ?? [],
+          { ruled: true },
         )
       ).trimEnd(),
     );

@@ -1,4 +1,4 @@
-import { ApiProblem, notFound } from '../errors.js';
+import { ApiProblem, invalidField, notFound } from '../errors.js';
 import { ORDER_STATUSES, type OrderStatus, orderJson, translate } from '../models.js';
 import { encodeTimeCursor, pageNewestFirst, readLimit, readTimeCursor } from '../paging.js';
 import type { ApiRoute } from '../router.js';
@@ -87,13 +87,10 @@ export const orderRoutes: ApiRoute[] = [
       if (gift.dimensions.length === 0 ? Object.keys(variations).length > 0 : combination === undefined) {
         // Left out for a gift with options is "missing"; anything else that names no combination is "invalid".
         const missing = gift.dimensions.length > 0 && (body.variations === undefined || body.variations === null);
-        throw new ApiProblem(400, 'invalid_request', 'variations is not one of the gift\'s combinations.', {
-          errors: [
-            missing
-              ? { field: 'variations', code: 'required', message: 'variations is required: the gift has options; name one of its combinations.' }
-              : { field: 'variations', code: 'invalid', message: 'variations must name one of the gift\'s combinations ({} for a gift without options).' },
-          ],
-        });
+        const detail = 'variations is not one of the gift\'s combinations.';
+        throw missing
+          ? invalidField('variations', 'required', 'variations is required: the gift has options; name one of its combinations.', detail)
+          : invalidField('variations', 'invalid', 'variations must name one of the gift\'s combinations ({} for a gift without options).', detail);
       }
       if (combination !== undefined && combination.stock <= 0) {
         throw new ApiProblem(409, 'out_of_stock', 'The chosen combination is sold out.');

@@ -9,7 +9,7 @@ import { FieldErrors } from '../validate.js';
 const IMAGE_WIDTHS = [320, 640, 1280];
 
 /** Image addresses point at this sandbox's /images, which opens without a key. */
-export function imageJson(origin: string, name: string): Record<string, unknown> {
+function imageJson(origin: string, name: string): Record<string, unknown> {
   const variants = IMAGE_WIDTHS.map((width) => ({ url: `${origin}/images/${name}-${width}.png`, width }));
   return { url: variants[variants.length - 1].url, variants };
 }
