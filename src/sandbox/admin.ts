@@ -2,9 +2,9 @@ import { formatNullableTimestamp, formatTimestamp } from './clock.js';
 import { ApiProblem, invalidField, notFound } from './errors.js';
 import { type Faults, readFaultsBody } from './faults.js';
 import type { IdempotencyStore } from './idempotency.js';
-import { SCOPES, type Scope, keyInfoJson, linkJson, orderJson, type Order, type PersonalLink } from './models.js';
+import { type Campaign, SCOPES, type Scope, keyInfoJson, linkJson, orderJson, type Order, type PersonalLink } from './models.js';
 import type { RateLimiter } from './ratelimit.js';
-import { type ApiResult, Router, bodyObject, ok, pathId } from './router.js';
+import { type ApiResult, Router, bodyObject, ok, pathRecord } from './router.js';
 import { type SandboxState, TransitionError, sameVariations } from './store.js';
 import { FieldErrors, isCountry, isDecimal, isPlainObject, readCustomFieldAnswers } from './validate.js';
 import type { WebhookQueue } from './webhooks.js';
@@ -56,15 +56,7 @@ function transition<T>(move: () => T): T {
 }
 
 function adminLink(ctx: AdminContext): PersonalLink {
-  const link = ctx.services.state.link(pathId(ctx, 'id', 'The link'));
-  if (link === undefined) throw notFound('The link');
-  return link;
-}
-
-function adminOrder(ctx: AdminContext): Order {
-  const order = ctx.services.state.order(pathId(ctx, 'id', 'The order'));
-  if (order === undefined) throw notFound('The order');
-  return order;
+  return pathRecord(ctx, 'id', 'The link', (id) => ctx.services.state.link(id));
 }
 
 function orderMove(path: string, move: (state: SandboxState, order: Order, body: Record<string, unknown>) => void): AdminRoute {
@@ -72,9 +64,21 @@ function orderMove(path: string, move: (state: SandboxState, order: Order, body:
     method: 'POST',
     path: `/orders/{id}/${path}`,
     handle: (ctx) => {
-      const order = adminOrder(ctx);
+      const order = pathRecord(ctx, 'id', 'The order', (id) => ctx.services.state.order(id));
       transition(() => move(ctx.services.state, order, bodyObject(ctx.body)));
       return ok(orderJson(order));
+    },
+  };
+}
+
+function campaignMove(path: string, move: (state: SandboxState, campaign: Campaign) => void): AdminRoute {
+  return {
+    method: 'POST',
+    path: `/campaigns/{id}/${path}`,
+    handle: (ctx) => {
+      const campaign = pathRecord(ctx, 'id', 'The campaign', (id) => ctx.services.state.campaign(id));
+      transition(() => move(ctx.services.state, campaign));
+      return ok({ id: campaign.id, name: campaign.name, status: campaign.status });
     },
   };
 }
@@ -157,26 +161,8 @@ const routes: AdminRoute[] = [
   }),
   orderMove('deliver', (state, order) => state.deliverOrder(order)),
   orderMove('cancel', (state, order) => state.cancelOrder(order)),
-  {
-    method: 'POST',
-    path: '/campaigns/{id}/complete',
-    handle: (ctx) => {
-      const campaign = ctx.services.state.campaign(pathId(ctx, 'id', 'The campaign'));
-      if (campaign === undefined) throw notFound('The campaign');
-      transition(() => ctx.services.state.completeCampaign(campaign));
-      return ok({ id: campaign.id, name: campaign.name, status: campaign.status });
-    },
-  },
-  {
-    method: 'POST',
-    path: '/campaigns/{id}/reopen',
-    handle: (ctx) => {
-      const campaign = ctx.services.state.campaign(pathId(ctx, 'id', 'The campaign'));
-      if (campaign === undefined) throw notFound('The campaign');
-      transition(() => ctx.services.state.reopenCampaign(campaign));
-      return ok({ id: campaign.id, name: campaign.name, status: campaign.status });
-    },
-  },
+  campaignMove('complete', (state, campaign) => state.completeCampaign(campaign)),
+  campaignMove('reopen', (state, campaign) => state.reopenCampaign(campaign)),
   {
     method: 'GET',
     path: '/gifts',
@@ -205,12 +191,10 @@ const routes: AdminRoute[] = [
     path: '/gifts/{id}',
     handle: (ctx) => {
       const { state } = ctx.services;
-      const productId = pathId(ctx, 'id', 'The gift');
-      const gift = state.stores.flatMap((s) => s.sections.flatMap((sec) => sec.gifts)).find((g) => g.productId === productId);
-      if (gift === undefined) throw notFound('The gift');
+      const gift = pathRecord(ctx, 'id', 'The gift', (productId) => state.gift(productId));
       const body = bodyObject(ctx.body);
       const errors = new FieldErrors();
-      if (body.published !== undefined && typeof body.published !== 'boolean') errors.add('published', 'invalid', 'published must be true or false.');
+      const published = errors.optionalBoolean(body.published, 'published');
       const prices = body.prices;
       if (prices !== undefined && (!isPlainObject(prices) || !Object.entries(prices).every(([c, p]) => (c === 'default' || isCountry(c)) && isDecimal(p)))) {
         errors.add('prices', 'invalid', 'prices must map "default" or a country code to a decimal string.');
@@ -220,7 +204,7 @@ const routes: AdminRoute[] = [
         errors.add('stock', 'invalid', 'stock must list {variations, stock} entries.');
       }
       errors.throwIfAny();
-      if (typeof body.published === 'boolean') gift.published = body.published;
+      if (published !== undefined) gift.published = published;
       if (isPlainObject(prices)) Object.assign(gift.prices, prices);
       if (Array.isArray(stock)) {
         for (const entry of stock as { variations: Record<string, string>; stock: number }[]) {
@@ -261,9 +245,8 @@ const routes: AdminRoute[] = [
       const { state, limiter } = services;
       const body = bodyObject(rawBody);
       const errors = new FieldErrors();
-      for (const name of ['approvalRequired', 'apiAccess'] as const) {
-        if (body[name] !== undefined && typeof body[name] !== 'boolean') errors.add(name, 'invalid', `${name} must be true or false.`);
-      }
+      const approvalRequired = errors.optionalBoolean(body.approvalRequired, 'approvalRequired');
+      const apiAccess = errors.optionalBoolean(body.apiAccess, 'apiAccess');
       const limit = body.rateLimitPerMinute;
       if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)) {
         errors.add('rateLimitPerMinute', 'invalid', 'rateLimitPerMinute must be a whole number, 1 or more.');
@@ -273,7 +256,7 @@ const routes: AdminRoute[] = [
         errors.add('requiredCustomFieldIds', 'invalid', 'requiredCustomFieldIds must list ids of the account\'s custom fields.');
       }
       errors.throwIfAny();
-      if (typeof body.approvalRequired === 'boolean') state.tenant.approvalRequired = body.approvalRequired;
+      if (approvalRequired !== undefined) state.tenant.approvalRequired = approvalRequired;
       if (typeof limit === 'number') {
         state.tenant.rateLimitPerMinute = limit;
         limiter.setLimit(limit);
@@ -281,13 +264,18 @@ const routes: AdminRoute[] = [
       if (Array.isArray(required)) {
         for (const field of state.tenant.customFields) field.required = required.includes(field.id);
       }
-      if (typeof body.apiAccess === 'boolean') {
-        state.tenant.apiAccess = body.apiAccess;
+      if (apiAccess !== undefined) {
+        state.tenant.apiAccess = apiAccess;
         // Webhooks paused while access was off go out now.
-        if (body.apiAccess) await services.webhooks.runDue();
+        if (apiAccess) await services.webhooks.runDue();
       }
-      const { approvalRequired, apiAccess, rateLimitPerMinute, customFields } = state.tenant;
-      return ok({ approvalRequired, apiAccess, rateLimitPerMinute, requiredCustomFieldIds: customFields.filter((f) => f.required).map((f) => f.id) });
+      const { tenant } = state;
+      return ok({
+        approvalRequired: tenant.approvalRequired,
+        apiAccess: tenant.apiAccess,
+        rateLimitPerMinute: tenant.rateLimitPerMinute,
+        requiredCustomFieldIds: tenant.customFields.filter((f) => f.required).map((f) => f.id),
+      });
     },
   },
   {
@@ -298,7 +286,7 @@ const routes: AdminRoute[] = [
       if (key === undefined) throw notFound(`The key ${params.name}`);
       const body = bodyObject(rawBody);
       const errors = new FieldErrors();
-      const { webhookUrl, scopes, brandIds, revoked } = body;
+      const { webhookUrl, scopes, brandIds } = body;
       if (webhookUrl !== undefined && webhookUrl !== null && (typeof webhookUrl !== 'string' || !isWebhookUrl(webhookUrl))) {
         errors.add('webhookUrl', 'invalid', 'webhookUrl must be an http(s) URL or null.');
       }
@@ -308,12 +296,12 @@ const routes: AdminRoute[] = [
       if (brandIds !== undefined && (!Array.isArray(brandIds) || brandIds.length === 0 || !brandIds.every((id) => typeof id === 'string' && state.brand(id) !== undefined))) {
         errors.add('brandIds', 'invalid', 'brandIds must be a non-empty list of brand ids.');
       }
-      if (revoked !== undefined && typeof revoked !== 'boolean') errors.add('revoked', 'invalid', 'revoked must be true or false.');
+      const revoked = errors.optionalBoolean(body.revoked, 'revoked');
       errors.throwIfAny();
       if (webhookUrl !== undefined) key.webhookUrl = webhookUrl as string | null;
       if (scopes !== undefined) key.scopes = [...new Set(scopes as Scope[])];
       if (brandIds !== undefined) key.brandIds = [...new Set(brandIds as string[])];
-      if (revoked !== undefined) key.revoked = revoked as boolean;
+      if (revoked !== undefined) key.revoked = revoked;
       return ok(keyInfoJson(key));
     },
   },

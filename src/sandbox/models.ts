@@ -25,6 +25,17 @@ export interface ApiKeyRecord {
   revoked: boolean;
 }
 
+/** The brands of a record that the key may act for (records sharing none are invisible to it). */
+export function usableBrandIds(key: ApiKeyRecord, brandIds: readonly string[]): string[] {
+  return brandIds.filter((b) => key.brandIds.includes(b));
+}
+
+/** Whether a list shows the key a record of these brands, under an optional brandId filter. */
+export function listedForKey(key: ApiKeyRecord, brandIds: readonly string[], brandIdFilter: string | undefined): boolean {
+  const usable = usableBrandIds(key, brandIds);
+  return brandIdFilter === undefined ? usable.length > 0 : usable.includes(brandIdFilter);
+}
+
 export type CustomFieldType = 'TEXT' | 'CHECKBOX' | 'DROPDOWN';
 
 export interface CustomField {
@@ -165,6 +176,10 @@ export interface Gift {
   availableUntil: number | null;
 }
 
+export function giftPrice(gift: Gift, country: string): string {
+  return gift.prices[country] ?? gift.prices.default;
+}
+
 export interface StoreSection {
   id: string;
   name: LocalizedText;
@@ -181,6 +196,10 @@ export interface RewardStore {
   banner: string | null;
   currency: { name: LocalizedText; symbol: LocalizedText };
   sections: StoreSection[];
+}
+
+export function storeCurrency(store: RewardStore, locale: string): Currency {
+  return { name: translate(store.currency.name, locale), symbol: translate(store.currency.symbol, locale) };
 }
 
 export type EventType =

@@ -33,14 +33,6 @@ function decode(raw: string, kind: CursorKind): unknown[] | null {
   }
 }
 
-export function encodeTimeCursor(kind: CursorKind, key: TimeKey): string {
-  return encode(kind, [key.t, key.id]);
-}
-
-export function encodeNameCursor(kind: CursorKind, key: NameKey): string {
-  return encode(kind, [key.name, key.id]);
-}
-
 export function encodeSeqCursor(seq: number): string {
   return encode('events', [seq]);
 }
@@ -87,6 +79,18 @@ export interface Page<T> {
   items: T[];
   /** The last item returned when more follow; null on the last page. */
   continueAfter: T | null;
+}
+
+/** The nextCursor of a newest-first page: the position of its last item, or null on the last page. */
+export function nextTimeCursor(kind: CursorKind, page: Page<{ createdAt: number; id: string }>): string | null {
+  const last = page.continueAfter;
+  return last === null ? null : encode(kind, [last.createdAt, last.id]);
+}
+
+/** The nextCursor of a page by name. */
+export function nextNameCursor(kind: CursorKind, page: Page<NameKey>): string | null {
+  const last = page.continueAfter;
+  return last === null ? null : encode(kind, [last.name, last.id]);
 }
 
 function compareTime(a: { createdAt: number; id: string }, key: TimeKey): number {

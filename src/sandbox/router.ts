@@ -27,6 +27,10 @@ export function ok(body: unknown, status = 200): ApiResult {
   return { status, json: JSON.stringify(body) };
 }
 
+/**
+ * How a route treats Idempotency-Key: `required` and `optional` read it (and replay); `ignored`
+ * marks a POST that deliberately acts on every call; `none` is a read, where the header means nothing.
+ */
 export type IdempotencyMode = 'required' | 'optional' | 'ignored' | 'none';
 
 export interface ApiRoute {
@@ -89,6 +93,13 @@ export function pathId(ctx: { params: Record<string, string> }, name: string, wh
   const value = ctx.params[name];
   if (!isUuid(value)) throw notFound(what);
   return value.toLowerCase();
+}
+
+/** The record a path id names; 404 when the id is malformed or `find` gives nothing. */
+export function pathRecord<T>(ctx: { params: Record<string, string> }, name: string, what: string, find: (id: string) => T | undefined): T {
+  const record = find(pathId(ctx, name, what));
+  if (record === undefined) throw notFound(what);
+  return record;
 }
 
 /** The JSON body as an object; a missing body counts as `{}` so that required fields are named. */

@@ -7,6 +7,7 @@ import {
   type CustomFieldAnswer,
   type EventType,
   type Gift,
+  type LinkStatus,
   type Order,
   type PersonalLink,
   type RewardStore,
@@ -15,10 +16,18 @@ import {
   type Tenant,
   linkJson,
   orderJson,
+  storeCurrency,
   translate,
 } from './models.js';
 
 const EVENT_RETENTION_MICROS = 30 * MICROS_PER_DAY;
+
+/** The time field a move into each status stamps (every move also stamps updatedAt). */
+const LINK_MOVE_STAMPS: Partial<Record<LinkStatus, 'approvedAt' | 'claimedAt' | 'cancelledAt'>> = {
+  ACTIVE: 'approvedAt',
+  CLAIMED: 'claimedAt',
+  CANCELLED: 'cancelledAt',
+};
 
 export type StorePhase = 'SCHEDULED' | 'LIVE' | 'ENDED';
 
@@ -51,7 +60,7 @@ export interface NewLink {
   email: string | null;
   message: string | null;
   locale: string;
-  customFields: CustomFieldAnswer[];
+  customFields: readonly CustomFieldAnswer[];
   createdBy: string | null;
 }
 
@@ -154,6 +163,15 @@ export class SandboxState {
     return null;
   }
 
+  /** A gift of any store (admin). */
+  gift(productId: string): Gift | undefined {
+    for (const store of this.stores) {
+      const gift = this.findGift(store, productId);
+      if (gift !== undefined) return gift;
+    }
+    return undefined;
+  }
+
   findGift(store: RewardStore, productId: string): Gift | undefined {
     for (const section of store.sections) {
       const gift = section.gifts.find((g) => g.productId === productId);
@@ -216,12 +234,19 @@ export class SandboxState {
   // ---- links --------------------------------------------------------------------------------
 
   createLink(input: NewLink): PersonalLink {
+    const link = this.addLink(input, this.tenant.approvalRequired ? 'REQUESTED' : 'ACTIVE');
+    this.recordLink('personal_link.created', link, input.createdBy);
+    return link;
+  }
+
+  /** Stamps a new link with one tick and indexes it; it records no event (see seedLinks). */
+  private addLink(input: NewLink, status: 'REQUESTED' | 'ACTIVE'): PersonalLink {
     const now = this.clock.tick();
     const link: PersonalLink = {
       id: this.newId(),
       campaignId: input.campaign?.id ?? null,
       brandId: input.brandId,
-      status: this.tenant.approvalRequired ? 'REQUESTED' : 'ACTIVE',
+      status,
       customFields: input.customFields,
       expiresAt: input.campaign?.expiresAt ?? null,
       createdAt: now,
@@ -236,12 +261,6 @@ export class SandboxState {
       locale: input.locale,
       cancelReason: null,
     };
-    this.addLink(link);
-    this.recordLink('personal_link.created', link, input.createdBy);
-    return link;
-  }
-
-  private addLink(link: PersonalLink): void {
     this.links.push(link);
     this.linksById.set(link.id, link);
     if (link.campaignId !== null) {
@@ -249,30 +268,36 @@ export class SandboxState {
       if (open === undefined) this.openLinksByCampaign.set(link.campaignId, (open = new Set()));
       open.add(link);
     }
+    return link;
   }
 
   private closeLink(link: PersonalLink): void {
     if (link.campaignId !== null) this.openLinksByCampaign.get(link.campaignId)?.delete(link);
   }
 
+  /**
+   * Moves a link to `to` at one tick, stamps the time of that move, and records its event. A link
+   * that is no longer open leaves its campaign's open set, so the campaign's end does not expire it.
+   */
+  private moveLink(link: PersonalLink, to: LinkStatus, type: EventType, actorKey: string | null): void {
+    const now = this.clock.tick();
+    link.status = to;
+    const stampField = LINK_MOVE_STAMPS[to];
+    if (stampField !== undefined) link[stampField] = now;
+    link.updatedAt = now;
+    if (to !== 'ACTIVE') this.closeLink(link);
+    this.recordLink(type, link, actorKey);
+  }
+
   approveLink(link: PersonalLink): void {
     if (link.status !== 'REQUESTED') throw new TransitionError(`Link ${link.id} is ${link.status}; only a REQUESTED link can be approved.`);
-    const now = this.clock.tick();
-    link.status = 'ACTIVE';
-    link.approvedAt = now;
-    link.updatedAt = now;
-    this.recordLink('personal_link.approved', link, null);
+    this.moveLink(link, 'ACTIVE', 'personal_link.approved', null);
   }
 
   /** The player claims an ACTIVE link; the order this places belongs to no key. */
   claimLink(link: PersonalLink): Order {
     if (link.status !== 'ACTIVE') throw new TransitionError(`Link ${link.id} is ${link.status}; only an ACTIVE link can be claimed.`);
-    const now = this.clock.tick();
-    link.status = 'CLAIMED';
-    link.claimedAt = now;
-    link.updatedAt = now;
-    this.closeLink(link);
-    this.recordLink('personal_link.claimed', link, null);
+    this.moveLink(link, 'CLAIMED', 'personal_link.claimed', null);
     const store = this.stores.find((s) => this.storePhase(s) === 'LIVE') ?? this.stores[0];
     const gift = store.sections.flatMap((s) => s.gifts).find((g) => g.dimensions.length === 0 && g.published) ?? store.sections[0].gifts[0];
     return this.addOrder({
@@ -282,7 +307,7 @@ export class SandboxState {
       productName: translate(gift.name, link.locale),
       variations: {},
       coinPrice: '0',
-      currency: { name: translate(store.currency.name, link.locale), symbol: translate(store.currency.symbol, link.locale) },
+      currency: storeCurrency(store, link.locale),
       deliveryCountry: 'DE',
       customFields: link.customFields,
       placedBy: null,
@@ -298,13 +323,8 @@ export class SandboxState {
     if (link.status !== 'REQUESTED' && link.status !== 'ACTIVE') {
       throw new TransitionError(`Link ${link.id} is ${link.status} and can no longer be cancelled.`);
     }
-    const now = this.clock.tick();
-    link.status = 'CANCELLED';
-    link.cancelledAt = now;
-    link.updatedAt = now;
     link.cancelReason = reason;
-    this.closeLink(link);
-    this.recordLink('personal_link.cancelled', link, actorKey);
+    this.moveLink(link, 'CANCELLED', 'personal_link.cancelled', actorKey);
     return true;
   }
 
@@ -325,13 +345,9 @@ export class SandboxState {
     const open = this.openLinksByCampaign.get(campaign.id);
     if (open === undefined) return;
     this.openLinksByCampaign.delete(campaign.id);
+    // Oldest first, so the expiry events come in the order the links were made.
     const expiring = [...open].sort((a, b) => a.createdAt - b.createdAt);
-    for (const link of expiring) {
-      const now = this.clock.tick();
-      link.status = 'EXPIRED';
-      link.updatedAt = now;
-      this.recordLink('personal_link.expired', link, null);
-    }
+    for (const link of expiring) this.moveLink(link, 'EXPIRED', 'personal_link.expired', null);
   }
 
   /**
@@ -343,26 +359,9 @@ export class SandboxState {
       this.tenant.customFields.map((f) => Object.freeze({ fieldId: f.id, textValue: null, checked: null })),
     );
     for (let i = 0; i < count; i++) {
-      const now = this.clock.tick();
-      this.addLink({
-        id: this.newId(),
-        campaignId: options.campaign.id,
-        brandId: options.brandIds[i % options.brandIds.length],
-        status: 'ACTIVE',
-        customFields: empty,
-        expiresAt: options.campaign.expiresAt,
-        createdAt: now,
-        approvedAt: null,
-        claimedAt: null,
-        cancelledAt: null,
-        updatedAt: now,
-        createdBy: options.createdBy,
-        fullName: `Player ${i + 1}`,
-        email: null,
-        message: null,
-        locale: 'en-US',
-        cancelReason: null,
-      });
+      const brandId = options.brandIds[i % options.brandIds.length];
+      const fullName = `Player ${i + 1}`;
+      this.addLink({ campaign: options.campaign, brandId, fullName, email: null, message: null, locale: 'en-US', customFields: empty, createdBy: options.createdBy }, 'ACTIVE');
     }
   }
 

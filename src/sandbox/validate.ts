@@ -80,6 +80,25 @@ export class FieldErrors {
     return this.checkString(value, field, maxLength);
   }
 
+  /** One of `allowed`, or absent. */
+  optionalOneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T | undefined {
+    if (value === undefined || value === null) return undefined;
+    if (!allowed.includes(value as T)) {
+      this.add(field, 'invalid', `${field} must be one of ${allowed.join(', ')}.`);
+      return undefined;
+    }
+    return value as T;
+  }
+
+  optionalBoolean(value: unknown, field: string): boolean | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'boolean') {
+      this.add(field, 'invalid', `${field} must be true or false.`);
+      return undefined;
+    }
+    return value;
+  }
+
   requiredUuid(value: unknown, field: string): string | undefined {
     if (value === undefined || value === null || value === '') {
       this.add(field, 'required', `${field} is required.`);

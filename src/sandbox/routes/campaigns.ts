@@ -1,5 +1,6 @@
 import { formatNullableTimestamp } from '../clock.js';
-import { encodeNameCursor, pageByName, readLimit, readNameCursor } from '../paging.js';
+import { listedForKey, usableBrandIds } from '../models.js';
+import { nextNameCursor, pageByName, readLimit, readNameCursor } from '../paging.js';
 import type { ApiRoute } from '../router.js';
 import { ok, queryValue } from '../router.js';
 import { FieldErrors } from '../validate.js';
@@ -23,8 +24,7 @@ export const campaignRoutes: ApiRoute[] = [
       const listed = state.campaigns.filter(
         (c) =>
           c.status !== 'PREPARING' &&
-          c.brandIds.some((b) => key.brandIds.includes(b)) &&
-          (brandId === undefined || (c.brandIds.includes(brandId) && key.brandIds.includes(brandId))) &&
+          listedForKey(key, c.brandIds, brandId) &&
           state.campaignIsActive(c, now) === (status === 'ACTIVE'),
       );
       const page = pageByName(listed, after, limit);
@@ -33,10 +33,10 @@ export const campaignRoutes: ApiRoute[] = [
           id: c.id,
           name: c.name,
           status: state.campaignIsActive(c, now) ? 'ACTIVE' : 'COMPLETED',
-          brandIds: c.brandIds.filter((b) => key.brandIds.includes(b)),
+          brandIds: usableBrandIds(key, c.brandIds),
           expiresAt: formatNullableTimestamp(c.expiresAt),
         })),
-        nextCursor: page.continueAfter === null ? null : encodeNameCursor('campaigns', page.continueAfter),
+        nextCursor: nextNameCursor('campaigns', page),
       });
     },
   },

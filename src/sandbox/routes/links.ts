@@ -1,15 +1,16 @@
-import { ApiProblem, notFound } from '../errors.js';
-import { LINK_STATUSES, type LinkStatus, type PersonalLink, linkJson } from '../models.js';
-import { encodeTimeCursor, pageNewestFirst, readLimit, readTimeCursor } from '../paging.js';
+import { ApiProblem } from '../errors.js';
+import { LINK_STATUSES, type PersonalLink, linkJson, usableBrandIds } from '../models.js';
+import { nextTimeCursor, pageNewestFirst, readLimit, readTimeCursor } from '../paging.js';
 import type { ApiContext, ApiRoute } from '../router.js';
-import { bodyObject, ok, pathId, queryValue } from '../router.js';
+import { bodyObject, ok, pathRecord, queryValue } from '../router.js';
 import { FieldErrors, readCustomFieldAnswers } from '../validate.js';
 
 /** A link the key may read: one of its brands (records of other brands are 404). */
 function visibleLink(ctx: ApiContext): PersonalLink {
-  const link = ctx.state.link(pathId(ctx, 'linkId', 'The personal link'));
-  if (link === undefined || !ctx.key.brandIds.includes(link.brandId)) throw notFound('The personal link');
-  return link;
+  return pathRecord(ctx, 'linkId', 'The personal link', (id) => {
+    const link = ctx.state.link(id);
+    return link !== undefined && ctx.key.brandIds.includes(link.brandId) ? link : undefined;
+  });
 }
 
 export const linkRoutes: ApiRoute[] = [
@@ -22,10 +23,7 @@ export const linkRoutes: ApiRoute[] = [
       const errors = new FieldErrors();
       const brandId = errors.optionalUuid(queryValue(query, 'brandId'), 'brandId');
       const campaignId = errors.optionalUuid(queryValue(query, 'campaignId'), 'campaignId');
-      const status = query.get('status');
-      if (status !== null && !LINK_STATUSES.includes(status as LinkStatus)) {
-        errors.add('status', 'invalid', `status must be one of ${LINK_STATUSES.join(', ')}.`);
-      }
+      const status = errors.optionalOneOf(queryValue(query, 'status'), 'status', LINK_STATUSES);
       const limit = readLimit(query, errors);
       const after = readTimeCursor(query, errors, 'links');
       errors.throwIfAny();
@@ -39,11 +37,11 @@ export const linkRoutes: ApiRoute[] = [
           brands.has(l.brandId) &&
           (brandId === undefined || l.brandId === brandId) &&
           (campaignId === undefined || l.campaignId === campaignId) &&
-          (status === null || l.status === status),
+          (status === undefined || l.status === status),
       );
       return ok({
         items: page.items.map(linkJson),
-        nextCursor: page.continueAfter === null ? null : encodeTimeCursor('links', { t: page.continueAfter.createdAt, id: page.continueAfter.id }),
+        nextCursor: nextTimeCursor('links', page),
       });
     },
   },
@@ -65,7 +63,7 @@ export const linkRoutes: ApiRoute[] = [
       errors.throwIfAny();
 
       const campaign = state.campaign(campaignId as string);
-      const usableBrands = campaign?.brandIds.filter((b) => key.brandIds.includes(b)) ?? [];
+      const usableBrands = campaign === undefined ? [] : usableBrandIds(key, campaign.brandIds);
       if (campaign === undefined || usableBrands.length === 0) {
         throw new ApiProblem(422, 'campaign_not_found', `Campaign ${campaignId} does not exist or is not usable with this key.`);
       }

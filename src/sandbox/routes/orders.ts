@@ -1,11 +1,10 @@
-import { ApiProblem, invalidField, notFound } from '../errors.js';
-import { ORDER_STATUSES, type OrderStatus, orderJson, translate } from '../models.js';
-import { encodeTimeCursor, pageNewestFirst, readLimit, readTimeCursor } from '../paging.js';
+import { ApiProblem, invalidField } from '../errors.js';
+import { type Gift, type GiftCombination, ORDER_STATUSES, type Recipient, giftPrice, orderJson, storeCurrency, translate, usableBrandIds } from '../models.js';
+import { nextTimeCursor, pageNewestFirst, readLimit, readTimeCursor } from '../paging.js';
 import type { ApiRoute } from '../router.js';
-import { bodyObject, ok, pathId, queryValue } from '../router.js';
+import { bodyObject, ok, pathRecord, queryValue } from '../router.js';
 import { sameVariations } from '../store.js';
 import { FieldErrors, isDecimal, isPlainObject, readCustomFieldAnswers, sameDecimal, usesPostalCodes } from '../validate.js';
-import { giftPrice, storeCurrency } from './stores.js';
 
 function readVariations(value: unknown, errors: FieldErrors): Record<string, string> {
   if (value === undefined || value === null) return {};
@@ -14,6 +13,61 @@ function readVariations(value: unknown, errors: FieldErrors): Record<string, str
     return {};
   }
   return value as Record<string, string>;
+}
+
+/** The order's recipient, or undefined when `errors` got a problem with it. */
+function readRecipient(value: unknown, errors: FieldErrors): Recipient | undefined {
+  if (value === undefined || value === null) {
+    errors.add('recipient', 'required', 'recipient is required.');
+    return undefined;
+  }
+  if (!isPlainObject(value)) {
+    errors.add('recipient', 'invalid', 'recipient must be an object.');
+    return undefined;
+  }
+  const name = errors.requiredString(value.name, 'recipient.name', 100);
+  const email = errors.optionalEmail(value.email, 'recipient.email');
+  const phone = errors.requiredPhone(value.phone, 'recipient.phone');
+  const address = readAddress(value.address, errors);
+  if (name === undefined || phone === undefined || address === undefined) return undefined;
+  return { name, email: email ?? null, phone, address };
+}
+
+function readAddress(value: unknown, errors: FieldErrors): Recipient['address'] | undefined {
+  if (value === undefined || value === null) {
+    errors.add('recipient.address', 'required', 'recipient.address is required.');
+    return undefined;
+  }
+  if (!isPlainObject(value)) {
+    errors.add('recipient.address', 'invalid', 'recipient.address must be an object.');
+    return undefined;
+  }
+  const street = errors.requiredString(value.street, 'recipient.address.street', 255);
+  const city = errors.requiredString(value.city, 'recipient.address.city', 100);
+  const country = errors.requiredCountry(value.country, 'recipient.address.country');
+  const postalCode = errors.optionalString(value.postalCode, 'recipient.address.postalCode', 20);
+  // Absent or blank; a malformed postal code has its own error already.
+  const postalCodeMissing = value.postalCode === undefined || value.postalCode === null || postalCode?.trim() === '';
+  if (postalCodeMissing && country !== undefined && usesPostalCodes(country)) {
+    errors.add('recipient.address.postalCode', 'required', `A postal code is required for deliveries to ${country}.`);
+  }
+  if (street === undefined || city === undefined || country === undefined) return undefined;
+  return { street, city, postalCode: postalCode ?? null, country };
+}
+
+/**
+ * The combination the variations name: none for a gift without options (which must get `{}`), else
+ * one of the gift's. Left out for a gift with options is "required"; anything else that names no
+ * combination is "invalid".
+ */
+function chooseCombination(gift: Gift, variations: Record<string, string>, leftOut: boolean): GiftCombination | undefined {
+  const combination = gift.combinations.find((c) => sameVariations(c.variations, variations));
+  const hasOptions = gift.dimensions.length > 0;
+  if (hasOptions ? combination !== undefined : Object.keys(variations).length === 0) return combination;
+  const detail = 'variations is not one of the gift\'s combinations.';
+  throw hasOptions && leftOut
+    ? invalidField('variations', 'required', 'variations is required: the gift has options; name one of its combinations.', detail)
+    : invalidField('variations', 'invalid', 'variations must name one of the gift\'s combinations ({} for a gift without options).', detail);
 }
 
 export const orderRoutes: ApiRoute[] = [
@@ -35,41 +89,17 @@ export const orderRoutes: ApiRoute[] = [
       const additionalDetails = errors.optionalString(body.additionalDetails, 'additionalDetails', 2000);
       const customFields = readCustomFieldAnswers(body.customFields, state.tenant.customFields, errors);
 
-      let country: string | undefined;
-      if (body.recipient === undefined || body.recipient === null) {
-        errors.add('recipient', 'required', 'recipient is required.');
-      } else if (!isPlainObject(body.recipient)) {
-        errors.add('recipient', 'invalid', 'recipient must be an object.');
-      } else {
-        const recipient = body.recipient;
-        errors.requiredString(recipient.name, 'recipient.name', 100);
-        errors.optionalEmail(recipient.email, 'recipient.email');
-        errors.requiredPhone(recipient.phone, 'recipient.phone');
-        const address = recipient.address;
-        if (address === undefined || address === null) {
-          errors.add('recipient.address', 'required', 'recipient.address is required.');
-        } else if (!isPlainObject(address)) {
-          errors.add('recipient.address', 'invalid', 'recipient.address must be an object.');
-        } else {
-          errors.requiredString(address.street, 'recipient.address.street', 255);
-          errors.requiredString(address.city, 'recipient.address.city', 100);
-          country = errors.requiredCountry(address.country, 'recipient.address.country');
-          const errorsBefore = errors.list.length;
-          const postalCode = errors.optionalString(address.postalCode, 'recipient.address.postalCode', 20);
-          const postalCodeMalformed = errors.list.length > errorsBefore;
-          if (!postalCodeMalformed && country !== undefined && usesPostalCodes(country) && (postalCode ?? '').trim() === '') {
-            errors.add('recipient.address.postalCode', 'required', `A postal code is required for deliveries to ${country}.`);
-          }
-        }
-      }
+      const recipient = readRecipient(body.recipient, errors);
       errors.throwIfAny();
-      const deliveryCountry = country as string;
+      // No errors: every required value above is present.
+      const deliveryCountry = (recipient as Recipient).address.country;
 
       const store = state.store(storeId as string);
-      if (store === undefined || !store.brandIds.some((b) => key.brandIds.includes(b))) {
+      const usableBrands = store === undefined ? [] : usableBrandIds(key, store.brandIds);
+      if (store === undefined || usableBrands.length === 0) {
         throw new ApiProblem(422, 'reward_store_not_found', `Reward store ${storeId} does not exist or is not usable with this key.`);
       }
-      if (!store.brandIds.includes(brandId as string) || !key.brandIds.includes(brandId as string)) {
+      if (!usableBrands.includes(brandId as string)) {
         throw new ApiProblem(422, 'brand_not_found', `Brand ${brandId} is not one of the store's brands usable with this key.`);
       }
       const phase = state.storePhase(store);
@@ -83,15 +113,7 @@ export const orderRoutes: ApiRoute[] = [
           reason: unavailable ?? 'NOT_IN_STORE',
         });
       }
-      const combination = gift.combinations.find((c) => sameVariations(c.variations, variations));
-      if (gift.dimensions.length === 0 ? Object.keys(variations).length > 0 : combination === undefined) {
-        // Left out for a gift with options is "missing"; anything else that names no combination is "invalid".
-        const missing = gift.dimensions.length > 0 && (body.variations === undefined || body.variations === null);
-        const detail = 'variations is not one of the gift\'s combinations.';
-        throw missing
-          ? invalidField('variations', 'required', 'variations is required: the gift has options; name one of its combinations.', detail)
-          : invalidField('variations', 'invalid', 'variations must name one of the gift\'s combinations ({} for a gift without options).', detail);
-      }
+      const combination = chooseCombination(gift, variations, body.variations === undefined || body.variations === null);
       if (combination !== undefined && combination.stock <= 0) {
         throw new ApiProblem(409, 'out_of_stock', 'The chosen combination is sold out.');
       }
@@ -99,8 +121,6 @@ export const orderRoutes: ApiRoute[] = [
       if (!sameDecimal(currentPrice, coinPrice as string)) {
         throw new ApiProblem(409, 'price_changed', `The price is now ${currentPrice}; show it to the player before ordering again.`, { coinPrice: currentPrice });
       }
-      const recipient = body.recipient as Record<string, unknown>;
-      const address = recipient.address as Record<string, unknown>;
       const order = state.placeOrder(
         {
           storeId: store.id,
@@ -114,17 +134,7 @@ export const orderRoutes: ApiRoute[] = [
           customFields,
           placedBy: key.name,
           locale,
-          recipient: {
-            name: recipient.name as string,
-            email: (recipient.email as string | undefined) ?? null,
-            phone: recipient.phone as string,
-            address: {
-              street: address.street as string,
-              city: address.city as string,
-              postalCode: (address.postalCode as string | undefined) ?? null,
-              country: deliveryCountry,
-            },
-          },
+          recipient: recipient as Recipient,
           additionalDetails: additionalDetails ?? null,
         },
         gift,
@@ -141,10 +151,7 @@ export const orderRoutes: ApiRoute[] = [
       const errors = new FieldErrors();
       const brandId = errors.optionalUuid(queryValue(query, 'brandId'), 'brandId');
       const storeId = errors.optionalUuid(queryValue(query, 'storeId'), 'storeId');
-      const status = query.get('status');
-      if (status !== null && !ORDER_STATUSES.includes(status as OrderStatus)) {
-        errors.add('status', 'invalid', `status must be one of ${ORDER_STATUSES.join(', ')}.`);
-      }
+      const status = errors.optionalOneOf(queryValue(query, 'status'), 'status', ORDER_STATUSES);
       const limit = readLimit(query, errors);
       const after = readTimeCursor(query, errors, 'orders');
       errors.throwIfAny();
@@ -157,11 +164,11 @@ export const orderRoutes: ApiRoute[] = [
           key.brandIds.includes(o.brandId) &&
           (brandId === undefined || o.brandId === brandId) &&
           (storeId === undefined || o.storeId === storeId) &&
-          (status === null || o.status === status),
+          (status === undefined || o.status === status),
       );
       return ok({
         items: page.items.map(orderJson),
-        nextCursor: page.continueAfter === null ? null : encodeTimeCursor('orders', { t: page.continueAfter.createdAt, id: page.continueAfter.id }),
+        nextCursor: nextTimeCursor('orders', page),
       });
     },
   },
@@ -171,8 +178,11 @@ export const orderRoutes: ApiRoute[] = [
     scope: 'REWARD_STORES',
     idempotency: 'none',
     handle: (ctx) => {
-      const order = ctx.state.order(pathId(ctx, 'orderId', 'The order'));
-      if (order === undefined || order.placedBy !== ctx.key.name || !ctx.key.brandIds.includes(order.brandId)) throw notFound('The order');
+      // Only the placing key sees an order, and only while it may still act for the order's brand.
+      const order = pathRecord(ctx, 'orderId', 'The order', (id) => {
+        const found = ctx.state.order(id);
+        return found !== undefined && found.placedBy === ctx.key.name && ctx.key.brandIds.includes(found.brandId) ? found : undefined;
+      });
       return ok(orderJson(order));
     },
   },

@@ -1,7 +1,7 @@
 import { formatNullableTimestamp } from '../clock.js';
 import { notFound } from '../errors.js';
-import { type Gift, type RewardStore, translate } from '../models.js';
-import { encodeNameCursor, pageByName, readLimit, readNameCursor } from '../paging.js';
+import { type Gift, giftPrice, listedForKey, storeCurrency, translate, usableBrandIds } from '../models.js';
+import { nextNameCursor, pageByName, readLimit, readNameCursor } from '../paging.js';
 import type { ApiRoute } from '../router.js';
 import { ok, pathId, queryValue } from '../router.js';
 import { FieldErrors } from '../validate.js';
@@ -12,14 +12,6 @@ const IMAGE_WIDTHS = [320, 640, 1280];
 function imageJson(origin: string, name: string): Record<string, unknown> {
   const variants = IMAGE_WIDTHS.map((width) => ({ url: `${origin}/images/${name}-${width}.png`, width }));
   return { url: variants[variants.length - 1].url, variants };
-}
-
-export function giftPrice(gift: Gift, country: string): string {
-  return gift.prices[country] ?? gift.prices.default;
-}
-
-export function storeCurrency(store: RewardStore, locale: string): { name: string; symbol: string } {
-  return { name: translate(store.currency.name, locale), symbol: translate(store.currency.symbol, locale) };
 }
 
 function giftJson(gift: Gift, country: string, locale: string, origin: string): Record<string, unknown> {
@@ -57,20 +49,19 @@ export const storeRoutes: ApiRoute[] = [
       const listed = state.stores.filter(
         (s) =>
           state.storePhase(s, now) !== 'ENDED' &&
-          s.brandIds.some((b) => key.brandIds.includes(b)) &&
-          (brandId === undefined || (s.brandIds.includes(brandId) && key.brandIds.includes(brandId))),
+          listedForKey(key, s.brandIds, brandId),
       );
       const page = pageByName(listed, after, limit);
       return ok({
         items: page.items.map((s) => ({
           id: s.id,
           name: s.name,
-          brandIds: s.brandIds.filter((b) => key.brandIds.includes(b)),
+          brandIds: usableBrandIds(key, s.brandIds),
           phase: state.storePhase(s, now),
           startsAt: formatNullableTimestamp(s.startsAt),
           endsAt: formatNullableTimestamp(s.endsAt),
         })),
-        nextCursor: page.continueAfter === null ? null : encodeNameCursor('stores', page.continueAfter),
+        nextCursor: nextNameCursor('stores', page),
       });
     },
   },
@@ -91,7 +82,7 @@ export const storeRoutes: ApiRoute[] = [
       const now = state.clock.now();
       const store = state.store(storeId);
       const phase = store === undefined ? 'ENDED' : state.storePhase(store, now);
-      if (store === undefined || phase === 'ENDED' || !store.brandIds.includes(brandId as string) || !key.brandIds.includes(brandId as string)) {
+      if (store === undefined || phase === 'ENDED' || !usableBrandIds(key, store.brandIds).includes(brandId as string)) {
         throw notFound('The reward store');
       }
       const brand = state.brand(brandId as string);
