@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { MICROS_PER_DAY, type VirtualClock } from './clock.js';
 import { ApiProblem } from './errors.js';
 import type { IdempotencyMode } from './router.js';
+import { canonicalJson } from '../core/canonical-json.js';
 
 const RETENTION_MICROS = 7 * MICROS_PER_DAY;
 const MAX_KEY_LENGTH = 255;
@@ -16,16 +17,6 @@ interface Entry {
   createdAt: number;
   /** null while the first request with this key is still running. */
   response: StoredResponse | null;
-}
-
-/** JSON with object keys sorted at every level: key order and whitespace stop mattering. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** "Same request" = same method, path, query and JSON content. */

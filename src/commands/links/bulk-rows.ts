@@ -11,6 +11,7 @@ import type { CreateLinkRequest, CustomFieldInput, TenantCustomField } from '../
 import { UsageError, type FieldError } from '../../core/errors.js';
 import { LIMITS, RequestChecks, parseAnswer, requireField, withoutUndefined } from '../fields.js';
 import { FIELD_PREFIX } from './bulk-source.js';
+import { canonicalJson } from '../../core/canonical-json.js';
 
 /** What a row that was never sent reports instead of the service's problem. */
 export interface RowProblem {
@@ -78,14 +79,3 @@ export class RowKeys {
   }
 }
 
-/** JSON with object members sorted, so the same content always hashes the same. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const members = Object.entries(value as Record<string, unknown>)
-      .filter(([, member]) => member !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${members.map(([name, member]) => `${JSON.stringify(name)}:${canonicalJson(member)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
