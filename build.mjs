@@ -2,7 +2,7 @@
 // sandbox) in its own chunk, so `svc --version` loads only the small entry chunk.
 // Type checking is separate (`npm run typecheck`).
 import { build } from 'esbuild';
-import { rmSync, readFileSync } from 'node:fs';
+import { rmSync, readFileSync, writeFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -41,3 +41,7 @@ await build({
   plugins: [lazyChildProcess],
   logLevel: 'warning',
 });
+
+// `svc --help` is the same text every time: render it once here, for the shim to print as it is.
+const { rootHelp } = await import(new URL('./dist/cli.js', import.meta.url).href);
+writeFileSync(new URL('./dist/help.txt', import.meta.url), rootHelp());

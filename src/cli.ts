@@ -361,6 +361,21 @@ export async function main(argv: string[], streams: IOStreams = process as unkno
   }
 }
 
+/** Width of the help text rendered at build time (dist/help.txt) for `svc --help`. */
+export const PRERENDERED_HELP_WIDTH = 80;
+
+/**
+ * `svc --help` as commander renders it at PRERENDERED_HELP_WIDTH. The build writes it to
+ * dist/help.txt so the shim can answer `svc --help` without loading the CLI (a test keeps it current).
+ */
+export function rootHelp(): string {
+  const program = buildProgram(process as unknown as IOStreams, new AbortController().signal, { exitCode: ExitCode.ok }, '');
+  let text = '';
+  program.configureHelp({ helpWidth: PRERENDERED_HELP_WIDTH }).configureOutput({ writeOut: (chunk) => (text += chunk) });
+  program.outputHelp();
+  return text;
+}
+
 const GLOBAL_VALUE_OPTIONS = new Set(['--profile', '--base-url', '-o', '--output', '--timeout', '--max-retries', '--rate']);
 
 /** The top-level command an argv names ('' for none); undefined when the whole tree is needed. */

@@ -169,6 +169,15 @@ describe('sandbox start-up', () => {
 });
 
 describe('help and usage', () => {
+  it('the help the build rendered for the shim is exactly what commander prints', async () => {
+    const fast = await svc(['--help']);
+    const live = await svc(['--no-color', '--help']);
+    expect(fast.exitCode).toBe(0);
+    expect(live.exitCode).toBe(0);
+    expect(fast.stdout).toBe(live.stdout);
+    expect(fast.stdout).toMatch(/^Usage: svc /);
+  });
+
   it('--version prints the version; --help has examples', async () => {
     const version = await svc(['--version']);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
