@@ -17,6 +17,8 @@ export type Outcome =
 export function isRetryable(outcome: Outcome): boolean {
   switch (outcome.kind) {
     case 'network':
+      // undici refusing the request before sending it (a bad header, say) fails the same way every time.
+      return !outcome.code.startsWith('UND_ERR_INVALID');
     case 'timeout':
       return true;
     case 'response':

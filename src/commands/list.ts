@@ -15,7 +15,15 @@ export interface ListFlags {
 export async function runList<T>(
   ctx: Context,
   flags: ListFlags,
-  spec: { path: string; query: Query; columns: Column<T>[]; noun: string; command: string },
+  spec: {
+    path: string;
+    query: Query;
+    columns: Column<T>[];
+    noun: string;
+    command: string;
+    /** the filter flags as given, repeated in the next-page hint so it continues the same list */
+    filters: Record<string, string | undefined>;
+  },
 ): Promise<void> {
   // With --all, the largest page unless told otherwise: fewer round trips for the same items.
   const limit = validate.limit(flags.limit) ?? (flags.all ? 100 : undefined);
@@ -25,6 +33,12 @@ export async function runList<T>(
   await output.list(pages<T>(client, spec.path, { query: spec.query, limit, after: flags.after, all: flags.all, signal: ctx.signal }), {
     columns: spec.columns,
     noun: spec.noun,
-    nextHint: flags.all ? undefined : (cursor) => `${spec.command} --after ${cursor}${flags.limit ? ` --limit ${flags.limit}` : ''}`,
+    nextHint: flags.all
+      ? undefined
+      : (cursor) => [spec.command, ...Object.entries({ ...spec.filters, '--limit': flags.limit }).flatMap(([flag, value]) => (value === undefined ? [] : [flag, shellQuote(value)])), '--after', cursor].join(' '),
   });
+}
+
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }

@@ -83,10 +83,15 @@ export class Context {
       : this.env.SVC_BASE_URL
         ? validateBaseUrl(this.env.SVC_BASE_URL, 'SVC_BASE_URL')
         : validateBaseUrl(stored?.baseUrl ?? DEFAULT_BASE_URL, `profile ${name} base URL`);
+    const apiKey = (this.env.SVC_API_KEY || stored?.apiKey)?.trim();
+    // A key pasted with a space or a line break inside cannot be sent as a header at all.
+    if (apiKey && /[\s\x00-\x1f\x7f]/.test(apiKey)) {
+      throw new AuthError(`the API key ${this.env.SVC_API_KEY ? 'in SVC_API_KEY' : `of profile ${name}`} contains spaces or control characters`);
+    }
     return {
       name,
       baseUrl,
-      apiKey: this.env.SVC_API_KEY || stored?.apiKey,
+      apiKey: apiKey || undefined,
       webhookSecret: stored?.webhookSecret,
       stored,
     };

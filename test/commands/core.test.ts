@@ -163,6 +163,17 @@ describe('malformed invocations exit 2 before any request', () => {
     expect(result.stderr).toMatch(/^hint: /m);
   });
 
+  it('a key with surrounding white space is trimmed; one with a line break inside is refused at once', async () => {
+    api.on('GET /me', { body: { ok: 1 } });
+    const padded = await runInProcess(['me'], { ...env, SVC_API_KEY: ` ${KEY}\n` });
+    expect(padded.exitCode).toBe(0);
+    expect(api.requests[0].headers.authorization).toBe(`Bearer ${KEY}`);
+    const broken = await runInProcess(['me'], { ...env, SVC_API_KEY: `${KEY.slice(0, 10)}\n${KEY.slice(10)}` });
+    expect(broken.exitCode).toBe(4);
+    expect(broken.stderr).toMatch(/SVC_API_KEY contains spaces or control characters/);
+    expect(api.requests).toHaveLength(1);
+  });
+
   it('an unknown --profile exits 4', async () => {
     const result = await runInProcess(['--profile', 'nope', 'me'], { SVC_CONFIG_DIR: tempConfigDir() });
     expect(result.exitCode).toBe(4);

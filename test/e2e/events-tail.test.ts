@@ -67,6 +67,15 @@ describe('events tail', () => {
     expect(linesOf(last.stdout)).toEqual(all.slice(-2));
   });
 
+  it('a run that leaves events out (--type, -n) does not move the saved cursor', async () => {
+    const env = envWith(tempConfigDir());
+    const all = await feedLines();
+    expect((await svc(['events', 'tail', '--resume', '--type', 'order.'], { env })).exitCode).toBe(0);
+    expect((await svc(['events', 'tail', '--resume', '-n', '1'], { env })).exitCode).toBe(0);
+    const resumed = await svc(['events', 'tail', '--resume'], { env });
+    expect(linesOf(resumed.stdout)).toEqual(all);
+  });
+
   it('renders a table for people', async () => {
     const result = await svc(['events', 'tail', '-o', 'table'], { env: envWith(tempConfigDir()) });
     const [header, first] = result.stdout.split('\n');

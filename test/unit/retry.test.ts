@@ -101,3 +101,9 @@ describe('pacer', () => {
     expect(clock.waits).toEqual([5000]);
   });
 });
+
+describe('requests undici refuses to send', () => {
+  it('are not retried', () => {
+    expect(isRetryable({ kind: 'network', code: 'UND_ERR_INVALID_ARG' })).toBe(false);
+  });
+});

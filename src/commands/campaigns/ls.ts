@@ -17,6 +17,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     },
     noun: 'campaigns',
     command: 'svc campaigns ls',
+    filters: { '--brand': opts.brand, '--status': opts.status },
     columns: [
       { header: 'ID', value: (c) => c.id },
       { header: 'Name', value: (c) => c.name },

@@ -66,8 +66,12 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
       );
     }
   };
+  // The saved cursor means "everything before it was shown". A run that leaves events out (--type,
+  // -n) must not move it, or a later --resume would skip what this run hid.
+  const showsEverything = (opts.type ?? []).length === 0 && last === undefined;
+  if (!showsEverything && opts.resume) ctx.io.info('note: with --type or -n the saved cursor is read but not moved');
   const saveCursor = async (cursor: string | null): Promise<void> => {
-    if (cursor === null) return;
+    if (cursor === null || !showsEverything) return;
     await stdoutFlushed(ctx);
     await config.setCursor(profile.name, profile.baseUrl, cursor);
   };

@@ -20,6 +20,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     },
     noun: 'orders',
     command: 'svc orders ls',
+    filters: { '--brand': opts.brand, '--store': opts.store, '--status': opts.status },
     columns: [
       { header: 'ID', value: (o) => o.id },
       { header: 'Reference', value: (o) => o.reference },

@@ -13,6 +13,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     query: { brandId: validate.optionalUuid(opts.brand, '--brand') },
     noun: 'stores',
     command: 'svc stores ls',
+    filters: { '--brand': opts.brand },
     columns: [
       { header: 'ID', value: (s) => s.id },
       { header: 'Name', value: (s) => s.name },
