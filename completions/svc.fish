@@ -247,7 +247,7 @@ complete -c svc -n '__fish_seen_subcommand_from orders; and __fish_seen_subcomma
 complete -c svc -n '__fish_seen_subcommand_from orders; and __fish_seen_subcommand_from place' -l details -r -d 'additional details (max 2,000)'
 complete -c svc -n '__fish_seen_subcommand_from orders; and __fish_seen_subcommand_from place' -l locale -r -d 'language for e-mails and the product name (default en-US)'
 complete -c svc -n '__fish_seen_subcommand_from orders; and __fish_seen_subcommand_from place' -l field -r -d 'custom field answer by id or label (repeatable)'
-complete -c svc -n '__fish_seen_subcommand_from orders; and __fish_seen_subcommand_from place' -l from-file -r -d 'the request body as JSON (- reads stdin)'
+complete -c svc -n '__fish_seen_subcommand_from orders; and __fish_seen_subcommand_from place' -l from-file -r -d 'the request body as JSON (- reads stdin); the same file again replays, never orders twice'
 complete -c svc -n '__fish_seen_subcommand_from orders; and __fish_seen_subcommand_from place' -l idempotency-key -r -d 'retry safely with the same key'
 complete -c svc -n '__fish_seen_subcommand_from orders; and __fish_seen_subcommand_from place' -l yes -s y -d 'place without the final confirmation on a TTY'
 complete -c svc -n '__fish_seen_subcommand_from orders; and __fish_seen_subcommand_from ls' -l profile -r -d 'stored profile to use'

@@ -157,7 +157,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
         'after',
         examples(
           'svc links create                                   # asks for what is missing on a TTY',
-          'svc links create --campaign <id> --name "Ada Lovelace" --field "Team=Blue" --field "VIP=true"',
+          'svc links create --campaign <id> --name "Ada Lovelace" --field "VIP tier=Gold" --field "Marketing consent=true"',
           'svc links create --from-file players.csv > results.jsonl',
           'cat players.jsonl | svc links create --from-file -',
         ),
@@ -208,14 +208,14 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .option('--details <text>', 'additional details (max 2,000)')
       .option('--locale <locale>', 'language for e-mails and the product name (default en-US)')
       .option('--field <field=value>', 'custom field answer by id or label (repeatable)', collect, [])
-      .option('--from-file <file>', 'the request body as JSON (- reads stdin)')
+      .option('--from-file <file>', 'the request body as JSON (- reads stdin); the same file again replays, never orders twice')
       .option('--idempotency-key <key>', 'retry safely with the same key')
       .option('-y, --yes', 'place without the final confirmation on a TTY')
       .addHelpText(
         'after',
         examples(
           'svc orders place                                   # guided on a TTY',
-          'svc orders place --store <id> --brand <id> --product <id> --variation size=M --variation color=red \\\n      --price 1200 --country DE --name "Ada Lovelace" --phone +4915112345678 --street "Hauptstr. 1" --city Berlin --postal-code 10115',
+          'svc orders place --store <id> --brand <id> --product <id> --variation size=M --variation color=black \\\n      --price 1100 --country DE --name "Ada Lovelace" --phone +4915112345678 --street "Hauptstr. 1" --city Berlin --postal-code 10115',
           'svc orders place --from-file order.json',
         ),
       )

@@ -81,9 +81,26 @@ describe.concurrent('orders place', () => {
     writeFileSync(path, JSON.stringify(body));
     const fromPath = await svc(['orders', 'place', '--from-file', path], { env });
     expect(fromPath.exitCode).toBe(0);
-    const fromStdin = await svc(['orders', 'place', '--from-file', '-'], { env, input: JSON.stringify(body) });
+    const fromStdin = await svc(['orders', 'place', '--from-file', '-'], { env, input: JSON.stringify(body, null, 2) });
     expect(fromStdin.exitCode).toBe(0);
     expect(jsonLines(fromStdin.stdout)[0].productId).toBe(body.productId);
+    // The same order content again is the same order: replayed, not placed twice.
+    expect(fromStdin.stderr).toContain('replayed');
+    expect(jsonLines(fromStdin.stdout)[0].id).toBe(jsonLines(fromPath.stdout)[0].id);
+  });
+
+  it('a changed price read from a file says to change the file, not a flag', async () => {
+    const body = {
+      storeId: live.id,
+      brandId: live.brandIds[0],
+      productId: gifts['Coffee Gift Card'].productId,
+      variations: {},
+      coinPrice: '1',
+      recipient: { name: 'Ada', phone: '+4915112345678', address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' } },
+    };
+    const result = await svc(['orders', 'place', '--from-file', '-'], { env, input: JSON.stringify(body) });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(`"coinPrice": "${gifts['Coffee Gift Card'].coinPrice}" in the file`);
   });
 
   it.each([

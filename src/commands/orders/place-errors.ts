@@ -12,12 +12,17 @@ const GIFT_NOT_AVAILABLE: Record<string, string> = {
   NO_SELECTABLE_COMBINATION: 'none of the gift\'s options can be ordered now',
 };
 
-export function explainOrderRefusal(error: ApiError, body: PlaceOrderRequest): ApiError {
+/** Where the request came from, so a hint names what to change: a flag, or the file. */
+export type OrderSource = 'flags' | 'file';
+
+export function explainOrderRefusal(error: ApiError, body: PlaceOrderRequest, source: OrderSource = 'flags'): ApiError {
   const storeHint = `see what can be ordered: svc stores show ${body.storeId} --brand ${body.brandId} --country ${body.recipient.address.country}`;
   switch (error.code) {
     case 'price_changed':
       return error.explained(`the price changed: the order was sent at ${body.coinPrice}, the gift now costs ${error.problem.coinPrice ?? 'a different price'}; nothing was ordered`,
-        error.problem.coinPrice ? `confirm the new price with the player, then run again with --price ${error.problem.coinPrice}` : storeHint,
+        error.problem.coinPrice
+          ? `confirm the new price with the player, then run again with ${source === 'file' ? `"coinPrice": "${error.problem.coinPrice}" in the file` : `--price ${error.problem.coinPrice}`}`
+          : storeHint,
       );
     case 'out_of_stock':
       return error.explained(`sold out: ${describeVariations(body.variations)} cannot be ordered now; nothing was ordered`, storeHint);
@@ -35,7 +40,7 @@ export function explainOrderRefusal(error: ApiError, body: PlaceOrderRequest): A
       return error.explained(error.message, 'this --idempotency-key was used for a different order; use a new key');
     case 'invalid_request':
       return error.fieldErrors.some((entry) => entry.field === 'recipient.address.postalCode' && entry.code === 'required')
-        ? error.explained(error.message, `${body.recipient.address.country} uses postal codes: pass --postal-code`)
+        ? error.explained(error.message, `${body.recipient.address.country} uses postal codes: ${source === 'file' ? 'add recipient.address.postalCode to the file' : 'pass --postal-code'}`)
         : error;
     default:
       return error;

@@ -4,14 +4,16 @@
  * On `price_changed` a person is shown the new price and asked before placing again (with a new
  * idempotency key, since the body changes); a pipe gets exit 1 naming the current price.
  */
+import { createHash } from 'node:crypto';
 import { ApiClient } from '../../api/client.js';
 import type { Me, PlaceOrderRequest, RewardStoreOrder } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
 import { ApiError, FailureError } from '../../core/errors.js';
+import { canonicalJson } from '../../core/canonical-json.js';
 import { readFileOrStdin } from '../../core/stdin.js';
 import { RequestChecks, checkIdempotencyKey, parseFieldFlags, promptAnswers, requireAnswers, unansweredRequired } from '../fields.js';
 import { ORDER_FLAGS, checkOrder, draftFromFlags, parseOrderFile, rejectBodyFlags, toRequest, type PlaceOptions } from './place-body.js';
-import { describeVariations, explainOrderRefusal } from './place-errors.js';
+import { describeVariations, explainOrderRefusal, type OrderSource } from './place-errors.js';
 import { walk, type Shown } from './place-prompt.js';
 import { formatPrice, renderOrder } from './show.js';
 
@@ -27,15 +29,22 @@ interface Prepared {
 }
 
 export async function run(ctx: Context, opts: PlaceOptions): Promise<void> {
-  const idempotencyKey = checkIdempotencyKey(opts.idempotencyKey);
+  const givenKey = opts.idempotencyKey === undefined ? undefined : checkIdempotencyKey(opts.idempotencyKey);
   const { client, body, shown } = opts.fromFile !== undefined ? await fromFile(ctx, opts, opts.fromFile) : await fromFlags(ctx, opts);
+  // Running the same order file again (after a time-out, say) must not order twice: its key comes
+  // from its content. Flags and the guided flow are a new decision each time: a fresh key.
+  const idempotencyKey = givenKey ?? (opts.fromFile !== undefined ? fileKey(body) : ApiClient.newIdempotencyKey());
   if (ctx.io.canPrompt() && !opts.yes) await confirm(ctx, body, shown);
-  const order = await placeWithConsent(ctx, client, body, idempotencyKey, shown);
+  const order = await placeWithConsent(ctx, client, body, idempotencyKey, shown, opts.fromFile !== undefined ? 'file' : 'flags');
   const output = await ctx.output();
   if (ctx.format === 'table') {
     ctx.io.info(output.chalk.green(`Order ${order.reference} placed: deduct ${formatPrice(order.coinPrice, order.currency)} from the player.`));
   }
   await output.object(order, (value) => renderOrder(output, value));
+}
+
+function fileKey(body: PlaceOrderRequest): string {
+  return `svc-order-${createHash('sha256').update(canonicalJson(body)).digest('hex')}`;
 }
 
 async function fromFile(ctx: Context, opts: PlaceOptions, path: string): Promise<Prepared> {
@@ -94,7 +103,14 @@ export function summary(body: PlaceOrderRequest, shown: Shown | undefined): stri
  * yes places the order again at the new price under a new idempotency key (the old key belongs to
  * the old body and the service would refuse it as reused).
  */
-async function placeWithConsent(ctx: Context, client: ApiClient, first: PlaceOrderRequest, firstKey: string, shown: Shown | undefined): Promise<RewardStoreOrder> {
+async function placeWithConsent(
+  ctx: Context,
+  client: ApiClient,
+  first: PlaceOrderRequest,
+  firstKey: string,
+  shown: Shown | undefined,
+  source: OrderSource,
+): Promise<RewardStoreOrder> {
   let body = first;
   let idempotencyKey = firstKey;
   for (;;) {
@@ -103,7 +119,7 @@ async function placeWithConsent(ctx: Context, client: ApiClient, first: PlaceOrd
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const current = error.problem.coinPrice;
-      if (error.code !== 'price_changed' || !current || !ctx.io.canPrompt()) throw explainOrderRefusal(error, body);
+      if (error.code !== 'price_changed' || !current || !ctx.io.canPrompt()) throw explainOrderRefusal(error, body, source);
       const price = (value: string) => (shown ? formatPrice(value, shown.store.currency) : value);
       ctx.io.info(`The price changed: the order was sent at ${price(body.coinPrice)}, the gift now costs ${price(current)}. Nothing was ordered.`);
       if (!(await ctx.prompter().confirm(`Place the order again at ${price(current)}?`, false))) {
