@@ -25,8 +25,8 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
   /** request/response lines for --debug (already redacted when they arrive here) */
   debug?: (line: string) => void;
-  /** one-line notices for people: retries, replays */
-  notice?: (line: string) => void;
+  /** one-line notices for people: retries (with the wait they announce), replays */
+  notice?: (line: string, waitMs?: number) => void;
   /** secrets to scrub from debug output besides the API key */
   secrets?: string[];
   sleep?: Sleep;
@@ -63,7 +63,7 @@ export class ApiClient {
   private readonly random: () => number;
   readonly pacer: Pacer;
   private dispatcherPromise?: Promise<Dispatcher>;
-  private notice?: (line: string) => void;
+  private notice?: (line: string, waitMs?: number) => void;
   private readonly now: () => number;
 
   constructor(private readonly options: ClientOptions) {
@@ -79,7 +79,7 @@ export class ApiClient {
   }
 
   /** Replaces the one-line notices (retries, replays); bulk work counts them in its summary instead. */
-  setNotice(notice: ((line: string) => void) | undefined): void {
+  setNotice(notice: ((line: string, waitMs?: number) => void) | undefined): void {
     this.notice = notice;
   }
 
@@ -148,6 +148,7 @@ export class ApiClient {
       if (outcome.kind === 'response' && outcome.status === 429) this.pacer.pauseUntil(this.now() + waitMs);
       this.notice?.(
         `retrying ${method} ${path} in ${(waitMs / 1000).toFixed(1)}s (${describeOutcome(outcome)}; retry ${retry + 1} of ${this.maxRetries})`,
+        waitMs,
       );
       await this.sleep(waitMs, options.signal);
     }
@@ -250,12 +251,10 @@ export class ApiClient {
   }
 
   private exhausted(error: ApiError | UnavailableError, attempts: number, idempotencyKey?: string): Error {
-    const keyHint = idempotencyKey ? `; re-run with --idempotency-key ${idempotencyKey} to retry safely` : '';
-    if (error instanceof ApiError) {
-      const problem = { ...error.problem, detail: `${error.message} (after ${attempts} attempts${keyHint})` };
-      return new ApiError(problem, { retriesExhausted: true });
-    }
-    return new UnavailableError(`${error.message} (after ${attempts} attempts${keyHint})`, error.code, error.cause);
+    const note = `after ${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}`;
+    const hint = idempotencyKey ? `re-run with --idempotency-key ${idempotencyKey} to retry safely` : undefined;
+    if (error instanceof ApiError) return new ApiError(error.problem, { retriesExhausted: true, note, hint });
+    return new UnavailableError(`${error.message} (${note})`, error.code, error.cause, hint);
   }
 
   private debugRequest(method: string, url: string, headers: Record<string, string>, payload?: string): void {

@@ -53,8 +53,9 @@ export function retryDelayMs(outcome: Outcome, retry: number, random: () => numb
   if (outcome.kind !== 'response') return backoff;
   if (outcome.status === 429) {
     const after = parseRetryAfter(outcome.retryAfter);
-    // Honour the server's wait exactly, plus a little jitter; fall back to backoff when it gave none.
-    return after === undefined ? backoff : Math.min(after, 10 * BACKOFF_CAP_MS) + Math.round(random() * 100);
+    // Honour the server's wait, plus a little jitter, up to the back-off cap: a service asking for an
+    // hour would otherwise hold a script silently; past the cap the retries run out and svc says so.
+    return after === undefined ? backoff : Math.min(after, BACKOFF_CAP_MS) + Math.round(random() * 100);
   }
   if (outcome.status === 409) return Math.max(IN_PROGRESS_MIN_MS, backoff);
   return backoff;

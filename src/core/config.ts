@@ -167,5 +167,8 @@ export function validateBaseUrl(raw: string, source = '--base-url'): string {
     throw new UsageError(`${source}: http:// is only allowed for loopback hosts; use https://`);
   }
   if (url.search || url.hash) throw new UsageError(`${source}: must not carry a query or fragment`);
-  return url.toString().replace(/\/+$/, '');
+  if (url.username || url.password) throw new UsageError(`${source}: must not carry a user name or password (the API key authenticates)`);
+  const normalized = url.toString().replace(/\/+$/, '');
+  if (!normalized.endsWith('/v1')) throw new UsageError(`${source}: must end in /v1, the API's version segment (got ${normalized})`);
+  return normalized;
 }

@@ -121,8 +121,9 @@ export class Context {
       maxRetries: this.maxRetries,
       ratePerMinute: this.ratePerMinute,
       debug: this.debugEnabled ? (line) => this.io.info(line) : undefined,
-      notice: (line) => {
-        if (line.startsWith('retrying') && !this.io.stderrIsTTY && !this.debugEnabled) return;
+      notice: (line, waitMs = 0) => {
+        // Short retries stay quiet in pipes; a wait long enough to look like a hang is always announced.
+        if (line.startsWith('retrying') && !this.io.stderrIsTTY && !this.debugEnabled && waitMs < LONG_WAIT_MS) return;
         this.io.info(line.startsWith('retrying') ? `… ${line}` : `note: ${line}`);
       },
       secrets,
@@ -156,6 +157,8 @@ export class Context {
     await Promise.all(this.clients.map((client) => client.close()));
   }
 }
+
+const LONG_WAIT_MS = 5_000;
 
 function chooseFormat(value: string | undefined, stdoutIsTTY: boolean): Format {
   if (value === undefined) return stdoutIsTTY ? 'table' : 'jsonl';

@@ -86,16 +86,18 @@ export class ApiError extends SvcError {
   readonly status: number;
   readonly problem: Problem;
 
-  constructor(problem: Problem, private readonly opts: { retriesExhausted?: boolean; hint?: string } = {}) {
+  /** `note` is added to the message for people; the problem document itself is kept as the service sent it. */
+  constructor(problem: Problem, private readonly opts: { retriesExhausted?: boolean; hint?: string; note?: string } = {}) {
     const code = problem.code ?? `http_${problem.status}`;
-    super(problem.detail ?? problem.title ?? `HTTP ${problem.status}`, exitCodeForStatus(problem.status, opts.retriesExhausted), code, opts.hint);
+    const detail = problem.detail ?? problem.title ?? `HTTP ${problem.status}`;
+    super(opts.note ? `${detail} (${opts.note})` : detail, exitCodeForStatus(problem.status, opts.retriesExhausted), code, opts.hint);
     this.status = problem.status;
     this.problem = problem;
   }
 
   /** The same refusal (status, code, exit code and the service's members kept), told in words for people. */
   explained(detail: string, hint?: string): ApiError {
-    return new ApiError({ ...this.problem, detail }, { ...this.opts, hint: hint ?? this.hint });
+    return new ApiError({ ...this.problem, detail }, { ...this.opts, note: undefined, hint: hint ?? this.hint });
   }
 
   get fieldErrors(): FieldError[] {
@@ -109,8 +111,8 @@ export class ApiError extends SvcError {
 
 /** The service could not be reached or kept failing after every retry (exit 5). */
 export class UnavailableError extends SvcError {
-  constructor(message: string, code = 'unavailable', override readonly cause?: unknown) {
-    super(message, ExitCode.unavailable, code);
+  constructor(message: string, code = 'unavailable', override readonly cause?: unknown, hint?: string) {
+    super(message, ExitCode.unavailable, code, hint);
   }
 }
 

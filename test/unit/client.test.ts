@@ -147,7 +147,10 @@ describe('ApiClient', () => {
     expect(error.exitCode).toBe(ExitCode.unavailable);
     expect(error.code).toBe('http_502');
     expect(error.message).toContain('non-JSON body');
-    expect(error.message).toContain('k-9');
+    expect(error.message).toContain('(after 3 attempts)');
+    expect(error.hint).toContain('--idempotency-key k-9');
+    // The problem document stays as the service sent it; the count is only in the message.
+    expect(error.problem.detail).not.toContain('after');
     expect(retryWaits()).toHaveLength(2);
   });
 

@@ -59,6 +59,10 @@ describe('Retry-After', () => {
     expect(retryDelayMs({ kind: 'response', status: 429, retryAfter: null }, 1, () => 0.5)).toBe(2000);
   });
 
+  it('a Retry-After longer than the back-off cap is held to the cap', () => {
+    expect(retryDelayMs({ kind: 'response', status: 429, retryAfter: '3600' }, 0, () => 0)).toBe(60_000);
+  });
+
   it('an in-progress 409 waits a few seconds at least', () => {
     expect(retryDelayMs({ kind: 'response', status: 409, code: 'idempotency_request_in_progress' }, 0, () => 0.5)).toBe(2000);
   });

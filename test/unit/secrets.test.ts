@@ -33,6 +33,8 @@ describe('base URL', () => {
     expect(() => validateBaseUrl('http://10.0.0.1/v1')).toThrow(/loopback/);
     expect(() => validateBaseUrl('ftp://x/v1')).toThrow(UsageError);
     expect(() => validateBaseUrl('not a url')).toThrow(UsageError);
+    expect(() => validateBaseUrl('https://api.example.test')).toThrow(/must end in \/v1/);
+    expect(() => validateBaseUrl('https://user:secret@api.example.test/v1')).toThrow(/user name or password/);
   });
 });
 
