@@ -247,12 +247,17 @@ export async function promptAnswers(
 
 async function promptAnswer(prompter: Prompter, field: TenantCustomField): Promise<CustomFieldInput | undefined> {
   const label = field.required ? field.label : `${field.label} (optional)`;
+  // An optional field left alone stays unanswered: skipping is the first choice, so Enter records nothing.
+  const skip = { name: '(skip)', value: null };
   switch (field.type) {
-    case 'CHECKBOX':
-      return { fieldId: field.id, checked: await prompter.confirm(label, false) };
+    case 'CHECKBOX': {
+      if (field.required) return { fieldId: field.id, checked: await prompter.confirm(label, false) };
+      const checked = await prompter.select<boolean | null>(label, [skip, { name: 'yes', value: true }, { name: 'no', value: false }]);
+      return checked === null ? undefined : { fieldId: field.id, checked };
+    }
     case 'DROPDOWN': {
       const choices = field.options.map((option) => ({ name: option, value: option as string | null }));
-      const value = await prompter.select(label, field.required ? choices : [...choices, { name: '(skip)', value: null }]);
+      const value = await prompter.select(label, field.required ? choices : [skip, ...choices]);
       return value === null ? undefined : { fieldId: field.id, textValue: value };
     }
     default: {

@@ -92,8 +92,8 @@ describe('on a terminal', () => {
     await answer('Message on the claim page', 'Enter');
     await answer('Language of the claim page', 'Down', 'Enter');
     await answer('Player ID (optional)', 'P-77', 'Enter');
-    await answer('VIP tier (optional)', 'Down', 'Down', 'Enter');
-    await answer('Marketing consent (optional)', 'y', 'Enter');
+    await answer('VIP tier (optional)', 'Down', 'Down', 'Down', 'Enter');
+    await answer('Marketing consent (optional)', 'Down', 'Enter');
     const shown = await waitFor('EXIT=0');
     const claimUrl = /Claim URL\s+(\S+)/.exec(shown)?.[1];
     const id = /^ID\s+(\S+)/m.exec(shown)?.[1];
@@ -124,9 +124,13 @@ describe('on a terminal', () => {
     const summary = await waitFor('Place this order for 1100 SC?');
     expect(summary).toContain('Options:    size=L, color=black');
     expect(summary).not.toContain('? Color');
+    expect(summary).toContain('Color: Black (the only one orderable with what you chose)');
     await answer('Place this order for 1100 SC?', 'y', 'Enter');
     const shown = await waitFor('EXIT=0');
     expect(shown).toMatch(/Order SVC-\d+ placed: deduct 1100 SC from the player/);
+    // Optional fields passed with Enter stay unanswered (no "no" recorded for the consent box).
+    const [order] = jsonLines((await svc(['orders', 'ls', '--limit', '1'], { env })).stdout);
+    expect(order.customFields.every((answer: { textValue: unknown; checked: unknown }) => answer.textValue === null && answer.checked === null)).toBe(true);
   });
 
   it('orders place shows a changed price and places again only after a yes', async () => {

@@ -22,7 +22,8 @@ export interface Shown {
   gift: StoreGift;
 }
 
-export async function walk(prompter: Prompter, client: ApiClient, me: Me, draft: Draft, signal: AbortSignal): Promise<Shown> {
+/** `tell` shows a line to the person (stderr): choices made for them, such as the only orderable colour. */
+export async function walk(prompter: Prompter, client: ApiClient, me: Me, draft: Draft, signal: AbortSignal, tell: (line: string) => void): Promise<Shown> {
   const summary = await chooseStore(prompter, client, draft.storeId, signal);
   draft.storeId = summary.id;
   draft.brandId ??= await chooseBrand(prompter, summary, me.brands);
@@ -36,7 +37,7 @@ export async function walk(prompter: Prompter, client: ApiClient, me: Me, draft:
   if (store.phase !== 'LIVE') throw new FailureError(`store "${store.name}" is not taking orders yet (opens ${store.startsAt ?? 'later'})`, 'reward_store_not_live');
   const gift = await chooseGift(prompter, store, draft.productId);
   draft.productId = gift.productId;
-  draft.variations = await chooseVariations(prompter, gift, draft.variations ?? {});
+  draft.variations = await chooseVariations(prompter, gift, draft.variations ?? {}, tell);
   draft.coinPrice ??= gift.coinPrice;
   await askRecipient(prompter, draft);
   draft.customFields = await promptAnswers(prompter, me.tenant.customFields ?? [], draft.customFields ?? []);
@@ -95,16 +96,26 @@ async function chooseGift(prompter: Prompter, store: RewardStore, productId: str
 
 /**
  * One value per dimension, in order; each choice offers only values that, with the choices before,
- * still match an orderable combination. A dimension with a single such value is chosen silently.
+ * still match an orderable combination. A dimension with a single such value is chosen, and the
+ * person is told so.
  */
-export async function chooseVariations(prompter: Prompter, gift: StoreGift, given: Record<string, string>): Promise<Record<string, string>> {
+export async function chooseVariations(
+  prompter: Prompter,
+  gift: StoreGift,
+  given: Record<string, string>,
+  tell: (line: string) => void,
+): Promise<Record<string, string>> {
   const chosen = { ...given };
   for (const dimension of gift.dimensions) {
     if (dimension.name in chosen) continue;
     const values = orderableValues(gift, dimension, chosen);
     if (values.length === 0) throw new FailureError(`no orderable ${dimension.label} for the options chosen`, 'out_of_stock');
-    chosen[dimension.name] =
-      values.length === 1 ? values[0].value : await prompter.select(dimension.label, values.map((value) => ({ name: value.label, value: value.value })));
+    if (values.length === 1) {
+      chosen[dimension.name] = values[0].value;
+      tell(`${dimension.label}: ${values[0].label} (the only one orderable with what you chose)`);
+    } else {
+      chosen[dimension.name] = await prompter.select(dimension.label, values.map((value) => ({ name: value.label, value: value.value })));
+    }
   }
   return chosen;
 }

@@ -67,7 +67,7 @@ async function fromFlags(ctx: Context, opts: PlaceOptions): Promise<Prepared> {
   draft.customFields = parseFieldFlags(opts.field, fields);
   let shown: Shown | undefined;
   if (guided) {
-    shown = await walk(ctx.prompter(), client, me, draft, ctx.signal);
+    shown = await walk(ctx.prompter(), client, me, draft, ctx.signal, (line) => ctx.io.info(line));
   } else if (ctx.io.canPrompt()) {
     draft.customFields = await promptAnswers(ctx.prompter(), unansweredRequired(fields, draft.customFields), draft.customFields);
   }
