@@ -399,7 +399,11 @@ function reportError(error: unknown, streams: IOStreams, argv: string[], context
   if (error instanceof CommanderError) {
     // Help and --version end with code 0; help shown for a bare group is a usage error; so is every parse error.
     if (error.exitCode === 0) return ExitCode.ok;
-    if (error.code === 'commander.help') return ExitCode.usage;
+    if (error.code === 'commander.help') {
+      // A group named without a verb (`svc links`): its help is already on stderr; say what is missing.
+      write(jsonErrors ? JSON.stringify({ code: 'usage_error', detail: 'missing command' }) : 'error: usage_error: missing command (see the list above)');
+      return ExitCode.usage;
+    }
     const [detail, ...more] = error.message.replace(/^error: /, '').split('\n');
     if (jsonErrors) write(JSON.stringify({ code: 'usage_error', detail }));
     else write([`error: usage_error: ${detail}`, ...more.map((line) => `hint: ${line.replace(/^\((.*)\)$/, '$1')}`)].join('\n'));

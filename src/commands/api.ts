@@ -19,6 +19,8 @@ export async function run(ctx: Context, opts: Options, [rawMethod, path]: string
     throw new UsageError(`PATH: must be a path relative to the base URL, such as /me (got ${path})`);
   }
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate: only with GET');
+  if (opts.data !== undefined && (method === 'GET' || method === 'DELETE')) throw new UsageError(`--data: a ${method} has no body; put parameters in PATH's query`);
+  if (/^\/v1(\/|$)/.test(path)) throw new UsageError(`PATH: the base URL already ends in /v1; use ${path.slice(3) || '/'}`);
   const body = opts.data === undefined ? undefined : await readBody(ctx, opts.data);
   const client = await ctx.client();
   // `..` or its encodings would leave the API's base path while still carrying the key.

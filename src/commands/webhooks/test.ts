@@ -21,8 +21,14 @@ export async function run(ctx: Context): Promise<void> {
   const output = await ctx.output();
   await output.object(result, (value) => renderResult(output, value));
   if (!delivered(result)) {
-    const status = result?.responseStatus === null || result?.responseStatus === undefined ? 'no response' : `answered ${result.responseStatus}`;
-    throw new FailureError(`ping not delivered: the receiver ${status}${result?.error ? ` (${result.error})` : ''}`, 'webhook_not_delivered');
+    const answered = typeof result?.responseStatus === 'number';
+    const detail = answered ? `the receiver answered ${result.responseStatus}` : (result?.error ?? 'the receiver did not answer');
+    const noUrl = !answered && /no webhook url/i.test(result?.error ?? '');
+    throw new FailureError(
+      `ping not delivered: ${detail}`,
+      'webhook_not_delivered',
+      noUrl ? "the key's webhook URL is set by the operator's team (in the sandbox: PATCH /_sandbox/keys/{name} {\"webhookUrl\": …})" : undefined,
+    );
   }
 }
 
