@@ -43,6 +43,11 @@ describe('read commands', () => {
     const [first] = lines((await svc(['links', 'ls', '--limit', '1'], { env: sandbox.env() })).stdout);
     const got = await svc(['links', 'get', first.id], { env: sandbox.env() });
     expect(JSON.parse(got.stdout)).toEqual(first);
+    const table = await svc(['links', 'get', first.id, '-o', 'table'], { env: sandbox.env() });
+    expect(table.stdout).toContain(first.claimUrl);
+    // Custom fields read by their labels, not their ids.
+    const me = JSON.parse((await svc(['me'], { env: sandbox.env() })).stdout);
+    for (const field of me.tenant.customFields) expect(table.stdout).toContain(`  ${field.label}: `);
     const missing = await svc(['links', 'get', '00000000-0000-4000-8000-000000000000'], { env: sandbox.env() });
     expect(missing.exitCode).toBe(3);
     expect(missing.stderr).toMatch(/^error: not_found: /m);

@@ -20,6 +20,7 @@ import {
   unansweredRequired,
   withoutUndefined,
 } from '../fields.js';
+import type { FieldLabels } from '../answers.js';
 import { brandNames, chooseLocale } from '../choose.js';
 import { askEmail, askMessage, askName, findActiveCampaign, pickBrand, pickCampaign } from './prompt.js';
 import { renderLink } from './show.js';
@@ -84,7 +85,8 @@ export async function run(ctx: Context, opts: CreateOptions): Promise<number | v
   }
   if (answers.length > 0) body.customFields = answers;
   // Both required members are set by now: checked as flags, or asked for in the guided flow.
-  await create(ctx, client, withoutUndefined(body) as CreateLinkRequest, idempotencyKey);
+  const labels = new Map(fields.map((field) => [field.id, field.label]));
+  await create(ctx, client, withoutUndefined(body) as CreateLinkRequest, idempotencyKey, labels);
 }
 
 /** Checks every flag before any request; `strict` also requires what the guided flow would ask. */
@@ -115,7 +117,7 @@ async function brandWhenNeeded(ctx: Context, client: ApiClient, me: Me, campaign
   throw new UsageError(`--brand: required: campaign "${campaign.name}" has several brands: ${choices}`);
 }
 
-async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, idempotencyKey: string): Promise<void> {
+async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, idempotencyKey: string, labels: FieldLabels): Promise<void> {
   let link: PersonalLink;
   try {
     link = (await client.post<PersonalLink>('/personal-links', body, { idempotencyKey, signal: ctx.signal })).body;
@@ -126,7 +128,7 @@ async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, 
   if (ctx.format === 'table' && link.status === 'REQUESTED') {
     ctx.io.info(output.chalk.yellow('The link waits for your team\'s approval before the player can claim it.'));
   }
-  await output.object(link, (value) => renderLink(output, value));
+  await output.object(link, (value) => renderLink(output, value, labels));
 }
 
 function explainRefusal(error: ApiError): ApiError {

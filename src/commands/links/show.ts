@@ -1,13 +1,12 @@
 /** How one link reads for a person: the claim URL first, then its state. Shared by get, create and cancel. */
 import type { PersonalLink } from '../../api/types.js';
 import type { Output } from '../../core/output.js';
+import { answerLines, type FieldLabels } from '../answers.js';
 
-export function renderLink(output: Output, link: PersonalLink): string {
+export function renderLink(output: Output, link: PersonalLink, labels: FieldLabels = new Map()): string {
   const { chalk } = output;
   const row = (label: string, value: string | null | undefined) => `${chalk.bold(label.padEnd(11))}  ${value ?? chalk.dim('—')}`;
-  const answers = (link.customFields ?? []).map(
-    (answer) => `  ${answer.fieldId}: ${answer.checked !== null && answer.checked !== undefined ? String(answer.checked) : (answer.textValue ?? chalk.dim('unanswered'))}`,
-  );
+  const answers = answerLines(output, link.customFields, labels);
   return [
     row('Claim URL', chalk.cyan(link.claimUrl)),
     row('ID', link.id),

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { ApiClient } from '../../api/client.js';
 import type { Me, PlaceOrderRequest, RewardStoreOrder } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
+import { fieldLabels } from '../answers.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import { canonicalJson } from '../../core/canonical-json.js';
 import { readFileOrStdin } from '../../core/stdin.js';
@@ -40,7 +41,7 @@ export async function run(ctx: Context, opts: PlaceOptions): Promise<void> {
   if (ctx.format === 'table') {
     ctx.io.info(output.chalk.green(`Order ${order.reference} placed: deduct ${formatPrice(order.coinPrice, order.currency)} from the player.`));
   }
-  await output.object(order, (value) => renderOrder(output, value));
+  await output.object(order, async (value) => renderOrder(output, value, await fieldLabels(client, ctx.signal)));
 }
 
 function fileKey(body: PlaceOrderRequest): string {

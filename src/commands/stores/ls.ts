@@ -18,9 +18,9 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
       { header: 'ID', value: (s) => s.id },
       { header: 'Name', value: (s) => s.name },
       { header: 'Phase', value: (s) => s.phase },
-      { header: 'Brands', value: (s) => (s.brandIds ?? []).join(', ') },
-      { header: 'Starts', value: (s) => s.startsAt ?? '' },
-      { header: 'Ends', value: (s) => s.endsAt ?? '' },
+      { header: 'Brands', value: (s) => (s.brandIds ?? []).length },
+      { header: 'Starts', value: (s) => s.startsAt ?? 'open' },
+      { header: 'Ends', value: (s) => s.endsAt ?? 'never' },
     ],
   });
 }
