@@ -1,6 +1,9 @@
+import type { Brand, CustomFieldAnswer, FieldType, LinkStatus, OrderStatus, RewardStoreOrder, Scope } from '../api/types.js';
 import { formatNullableTimestamp, formatTimestamp } from './clock.js';
 
-export type Scope = 'PERSONAL_LINKS' | 'REWARD_STORES';
+// The API's own shapes and enums are defined once, in src/api/types.ts; the sandbox adds what it keeps privately.
+export type { Brand, CustomFieldAnswer, LinkStatus, OrderStatus, Scope };
+export { LINK_STATUSES, ORDER_STATUSES } from '../api/types.js';
 export const SCOPES: readonly Scope[] = ['PERSONAL_LINKS', 'REWARD_STORES'];
 
 /** Text in several languages; `en-US` is always present and is the fallback. */
@@ -8,11 +11,6 @@ export type LocalizedText = Readonly<{ 'en-US': string } & Record<string, string
 
 export function translate(text: LocalizedText, locale: string): string {
   return text[locale] ?? text['en-US'];
-}
-
-export interface Brand {
-  id: string;
-  name: string;
 }
 
 export interface ApiKeyRecord {
@@ -36,7 +34,7 @@ export function listedForKey(key: ApiKeyRecord, brandIds: readonly string[], bra
   return brandIdFilter === undefined ? usable.length > 0 : usable.includes(brandIdFilter);
 }
 
-export type CustomFieldType = 'TEXT' | 'CHECKBOX' | 'DROPDOWN';
+export type CustomFieldType = FieldType;
 
 export interface CustomField {
   id: string;
@@ -44,12 +42,6 @@ export interface CustomField {
   type: CustomFieldType;
   required: boolean;
   options: string[];
-}
-
-export interface CustomFieldAnswer {
-  fieldId: string;
-  textValue: string | null;
-  checked: boolean | null;
 }
 
 export interface Tenant {
@@ -71,9 +63,6 @@ export interface Campaign {
   brandIds: string[];
   expiresAt: number | null;
 }
-
-export type LinkStatus = 'REQUESTED' | 'ACTIVE' | 'CLAIMED' | 'EXPIRED' | 'CANCELLED';
-export const LINK_STATUSES: readonly LinkStatus[] = ['REQUESTED', 'ACTIVE', 'CLAIMED', 'EXPIRED', 'CANCELLED'];
 
 /**
  * A personal link. The fields after `updatedAt` are private to the sandbox and never serialised:
@@ -100,19 +89,8 @@ export interface PersonalLink {
   cancelReason: string | null;
 }
 
-export type OrderStatus = 'REQUESTED' | 'PROCESSING' | 'SENT' | 'COMPLETED' | 'CANCELLED';
-export const ORDER_STATUSES: readonly OrderStatus[] = ['REQUESTED', 'PROCESSING', 'SENT', 'COMPLETED', 'CANCELLED'];
-
-export interface Currency {
-  name: string;
-  symbol: string;
-}
-
-export interface Shipment {
-  carrier: string | null;
-  trackingReference: string | null;
-  trackingUrl: string | null;
-}
+export type Currency = RewardStoreOrder['currency'];
+export type Shipment = NonNullable<RewardStoreOrder['shipment']>;
 
 export interface Recipient {
   name: string;
@@ -121,21 +99,12 @@ export interface Recipient {
   address: { street: string; city: string; postalCode: string | null; country: string };
 }
 
-/** A store order. Fields after `updatedAt` are private (address, contact, who placed it). */
-export interface Order {
-  id: string;
-  reference: string;
-  storeId: string;
-  brandId: string;
-  productId: string;
-  productName: string;
-  variations: Record<string, string>;
-  status: OrderStatus;
-  coinPrice: string;
-  currency: Currency;
-  deliveryCountry: string;
+/**
+ * A store order: the API's fields (times kept as numbers on the virtual clock until written out),
+ * then private ones (address, contact, who placed it) that are never serialised.
+ */
+export interface Order extends Omit<RewardStoreOrder, 'customFields' | 'createdAt' | 'updatedAt'> {
   customFields: readonly CustomFieldAnswer[];
-  shipment: Shipment | null;
   createdAt: number;
   updatedAt: number;
   /** Name of the placing key; null for the order a player's claim places (it belongs to no key). */
