@@ -183,6 +183,14 @@ describe('help and usage', () => {
     expect(fast.stdout).toMatch(/^Usage: svc /);
   });
 
+  it('./bin/svc runs as well as bin/svc.js', async () => {
+    const { execa } = await import('execa');
+    const { dirname, join } = await import('node:path');
+    const result = await execa(join(dirname(BIN), 'svc'), ['--version'], { reject: false });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
   it('--version prints the version; --help has examples', async () => {
     const version = await svc(['--version']);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
