@@ -2,7 +2,7 @@
 import { statSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, svc, tempConfigDir, type SandboxHandle } from '../helpers/svc.js';
+import { BIN, startSandbox, svc, tempConfigDir, type SandboxHandle } from '../helpers/svc.js';
 
 let sandbox: SandboxHandle;
 beforeAll(async () => {
@@ -149,7 +149,6 @@ describe('login and profiles', () => {
   it('the sandbox saves a "sandbox" profile unless --no-profile', async () => {
     const configDir = tempConfigDir();
     const { spawn } = await import('node:child_process');
-    const { BIN } = await import('../helpers/svc.js');
     const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0'], { env: { ...process.env, SVC_CONFIG_DIR: configDir }, stdio: ['ignore', 'pipe', 'pipe'] });
     const ready = await new Promise<string>((resolve) => child.stdout.once('data', (chunk) => resolve(String(chunk))));
     const info = JSON.parse(ready.split('\n')[0]);
