@@ -1,6 +1,6 @@
 /** Custom-field answers as a person reads them: by label, not by field id. Shared by link and order views. */
 import type { ApiClient } from '../api/client.js';
-import type { CustomFieldAnswer, Me } from '../api/types.js';
+import type { CustomFieldAnswer, Me, TenantCustomField } from '../api/types.js';
 import type { Output } from '../core/output.js';
 
 export type FieldLabels = ReadonlyMap<string, string>;
@@ -12,10 +12,14 @@ export type FieldLabels = ReadonlyMap<string, string>;
 export async function fieldLabels(client: ApiClient, signal: AbortSignal): Promise<FieldLabels> {
   try {
     const me = (await client.request<Me>('GET', '/me', { signal, retry: false })).body;
-    return new Map((me?.tenant?.customFields ?? []).map((field) => [field.id, field.label]));
+    return labelsOf(me?.tenant?.customFields ?? []);
   } catch {
     return new Map();
   }
+}
+
+export function labelsOf(fields: readonly TenantCustomField[]): FieldLabels {
+  return new Map(fields.map((field) => [field.id, field.label]));
 }
 
 export function answerLines(output: Output, answers: readonly CustomFieldAnswer[] | undefined, labels: FieldLabels): string[] {

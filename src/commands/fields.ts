@@ -59,24 +59,20 @@ export class RequestChecks {
   }
 
   uuid(value: unknown, field: string, required: boolean): string | undefined {
-    const text = this.string(value, field, required);
-    return text === undefined ? undefined : this.guard(field, 'invalid', () => validate.uuid(text, this.name(field)));
+    return this.formatted(value, field, required, validate.uuid);
   }
 
   email(value: unknown, field: string): string | undefined {
-    const text = this.text(value, field);
-    return text === undefined ? undefined : this.guard(field, 'invalid', () => validate.email(text, this.name(field)));
+    return this.formatted(value, field, false, validate.email);
   }
 
   phone(value: unknown, field: string, required: boolean): string | undefined {
-    const text = this.string(value, field, required);
-    return text === undefined ? undefined : this.guard(field, 'invalid', () => validate.e164(text, this.name(field)));
+    return this.formatted(value, field, required, validate.e164);
   }
 
   /** Two letters; upper-cased, as ISO 3166-1 writes them. */
   country(value: unknown, field: string, required: boolean): string | undefined {
-    const text = this.string(value, field, required);
-    return text === undefined ? undefined : this.guard(field, 'invalid', () => validate.country(text, this.name(field)));
+    return this.formatted(value, field, required, validate.country);
   }
 
   /** A language tag; when the account's locales are known, one of them. */
@@ -92,8 +88,13 @@ export class RequestChecks {
   }
 
   decimal(value: unknown, field: string, required: boolean): string | undefined {
+    return this.formatted(value, field, required, validate.decimal);
+  }
+
+  /** A string that must also pass one of validate's format checks (which names the field itself). */
+  private formatted(value: unknown, field: string, required: boolean, check: (text: string, name: string) => string | undefined): string | undefined {
     const text = this.string(value, field, required);
-    return text === undefined ? undefined : this.guard(field, 'invalid', () => validate.decimal(text, this.name(field)));
+    return text === undefined ? undefined : this.guard(field, 'invalid', () => check(text, this.name(field)));
   }
 
   /** An object of string values (an order's `variations`). */

@@ -20,7 +20,7 @@ import {
   unansweredRequired,
   withoutUndefined,
 } from '../fields.js';
-import type { FieldLabels } from '../answers.js';
+import { labelsOf, type FieldLabels } from '../answers.js';
 import { brandNames, chooseLocale } from '../choose.js';
 import { askEmail, askMessage, askName, findActiveCampaign, pickBrand, pickCampaign } from './prompt.js';
 import { renderLink } from './show.js';
@@ -85,8 +85,7 @@ export async function run(ctx: Context, opts: CreateOptions): Promise<number | v
   }
   if (answers.length > 0) body.customFields = answers;
   // Both required members are set by now: checked as flags, or asked for in the guided flow.
-  const labels = new Map(fields.map((field) => [field.id, field.label]));
-  await create(ctx, client, withoutUndefined(body) as CreateLinkRequest, idempotencyKey, labels);
+  await create(ctx, client, withoutUndefined(body) as CreateLinkRequest, idempotencyKey, labelsOf(fields));
 }
 
 /** Checks every flag before any request; `strict` also requires what the guided flow would ask. */

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { ApiClient } from '../../api/client.js';
 import type { Me, PlaceOrderRequest, RewardStoreOrder } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
-import { fieldLabels } from '../answers.js';
+import { fieldLabels, labelsOf, type FieldLabels } from '../answers.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import { canonicalJson } from '../../core/canonical-json.js';
 import { readFileOrStdin } from '../../core/stdin.js';
@@ -27,11 +27,13 @@ interface Prepared {
   client: ApiClient;
   body: PlaceOrderRequest;
   shown?: Shown;
+  /** custom-field labels, when /me was already read to build the request */
+  labels?: FieldLabels;
 }
 
 export async function run(ctx: Context, opts: PlaceOptions): Promise<void> {
   const givenKey = opts.idempotencyKey === undefined ? undefined : checkIdempotencyKey(opts.idempotencyKey);
-  const { client, body, shown } = opts.fromFile !== undefined ? await fromFile(ctx, opts, opts.fromFile) : await fromFlags(ctx, opts);
+  const { client, body, shown, labels } = opts.fromFile !== undefined ? await fromFile(ctx, opts, opts.fromFile) : await fromFlags(ctx, opts);
   // Running the same order file again (after a time-out, say) must not order twice: its key comes
   // from its content. Flags and the guided flow are a new decision each time: a fresh key.
   const idempotencyKey = givenKey ?? (opts.fromFile !== undefined ? fileKey(body) : ApiClient.newIdempotencyKey());
@@ -41,7 +43,7 @@ export async function run(ctx: Context, opts: PlaceOptions): Promise<void> {
   if (ctx.format === 'table') {
     ctx.io.info(output.chalk.green(`Order ${order.reference} placed: deduct ${formatPrice(order.coinPrice, order.currency)} from the player.`));
   }
-  await output.object(order, async (value) => renderOrder(output, value, await fieldLabels(client, ctx.signal)));
+  await output.object(order, async (value) => renderOrder(output, value, labels ?? (await fieldLabels(client, ctx.signal))));
 }
 
 function fileKey(body: PlaceOrderRequest): string {
@@ -73,7 +75,7 @@ async function fromFlags(ctx: Context, opts: PlaceOptions): Promise<Prepared> {
     draft.customFields = await promptAnswers(ctx.prompter(), unansweredRequired(fields, draft.customFields), draft.customFields);
   }
   requireAnswers(fields, draft.customFields ?? []);
-  return { client, body: toRequest(checkOrder(draft, flagName, true)), shown };
+  return { client, body: toRequest(checkOrder(draft, flagName, true)), shown, labels: labelsOf(fields) };
 }
 
 /** The order as the person will be charged for it, then yes/no. Shown on stderr, never stored. */

@@ -15,16 +15,23 @@ function readVariations(value: unknown, errors: FieldErrors): Record<string, str
   return value as Record<string, string>;
 }
 
-/** The order's recipient, or undefined when `errors` got a problem with it. */
-function readRecipient(value: unknown, errors: FieldErrors): Recipient | undefined {
+/** A member that must be a JSON object; undefined (with the problem in `errors`) otherwise. */
+function requiredObject(value: unknown, field: string, errors: FieldErrors): Record<string, unknown> | undefined {
   if (value === undefined || value === null) {
-    errors.add('recipient', 'required', 'recipient is required.');
+    errors.add(field, 'required', `${field} is required.`);
     return undefined;
   }
   if (!isPlainObject(value)) {
-    errors.add('recipient', 'invalid', 'recipient must be an object.');
+    errors.add(field, 'invalid', `${field} must be an object.`);
     return undefined;
   }
+  return value;
+}
+
+/** The order's recipient, or undefined when `errors` got a problem with it. */
+function readRecipient(body: unknown, errors: FieldErrors): Recipient | undefined {
+  const value = requiredObject(body, 'recipient', errors);
+  if (value === undefined) return undefined;
   const name = errors.requiredString(value.name, 'recipient.name', 100);
   const email = errors.optionalEmail(value.email, 'recipient.email');
   const phone = errors.requiredPhone(value.phone, 'recipient.phone');
@@ -33,15 +40,9 @@ function readRecipient(value: unknown, errors: FieldErrors): Recipient | undefin
   return { name, email: email ?? null, phone, address };
 }
 
-function readAddress(value: unknown, errors: FieldErrors): Recipient['address'] | undefined {
-  if (value === undefined || value === null) {
-    errors.add('recipient.address', 'required', 'recipient.address is required.');
-    return undefined;
-  }
-  if (!isPlainObject(value)) {
-    errors.add('recipient.address', 'invalid', 'recipient.address must be an object.');
-    return undefined;
-  }
+function readAddress(body: unknown, errors: FieldErrors): Recipient['address'] | undefined {
+  const value = requiredObject(body, 'recipient.address', errors);
+  if (value === undefined) return undefined;
   const street = errors.requiredString(value.street, 'recipient.address.street', 255);
   const city = errors.requiredString(value.city, 'recipient.address.city', 100);
   const country = errors.requiredCountry(value.country, 'recipient.address.country');
