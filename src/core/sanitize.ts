@@ -1,0 +1,30 @@
+/**
+ * The one way untrusted text (from the API, a file or the network) reaches a terminal.
+ *
+ * Control characters would let a server drive the person's terminal: ESC starts sequences that set
+ * the window title (OSC 0), plant hyperlinks (OSC 8) or clear the screen; U+009B is a one-byte CSI;
+ * CR and backspace overwrite what was printed; bidi controls reorder what is shown. Each is replaced
+ * by a visible escape (`\x1b`, `\u009b`) so the person sees that it was there. JSON and CSV output
+ * never pass through here: they keep data exact.
+ */
+
+// C0 controls except tab and line feed, DEL, C1 controls, and the bidi embedding/override/isolate
+// marks (U+202A–U+202E, U+2066–U+2069) plus the invisible direction marks (U+200E, U+200F, U+061C).
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// The same, with line feed and tab: for one-line contexts (a table cell, a status line).
+const UNSAFE_INLINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function visible(char: string): string {
+  const code = char.charCodeAt(0);
+  return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** Untrusted text for a terminal: control characters shown as escapes; tabs and line breaks kept. */
+export function terminalSafe(text: unknown): string {
+  return String(text ?? '').replace(UNSAFE, visible);
+}
+
+/** Untrusted text for one line of a terminal: line breaks and tabs are shown as escapes too. */
+export function terminalSafeLine(text: unknown): string {
+  return String(text ?? '').replace(UNSAFE_INLINE, (char) => (char === '\n' ? '\\n' : char === '\t' ? '\\t' : visible(char)));
+}
