@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
+import { onAbort } from '../core/abort.js';
 import { ApiError, InterruptedError, UnavailableError, type Problem } from '../core/errors.js';
 import { redact, redactPersonal } from '../core/secrets.js';
 import { sleep } from '../core/sleep.js';
@@ -190,8 +191,8 @@ export class ApiClient {
       timedOut = true;
       controller.abort();
     }, this.timeoutMs);
-    const onUserAbort = () => controller.abort();
-    userSignal?.addEventListener('abort', onUserAbort, { once: true });
+    // Every request in flight shares the caller's signal: one listener for all of them (core/abort.ts).
+    const releaseUserAbort = userSignal ? onAbort(userSignal, () => controller.abort()) : undefined;
     const signal = controller.signal;
     const started = performance.now();
     this.debugRequest(method, url, headers, payload);
@@ -222,7 +223,7 @@ export class ApiClient {
       };
     } finally {
       clearTimeout(timer);
-      userSignal?.removeEventListener('abort', onUserAbort);
+      releaseUserAbort?.();
     }
     this.debugResponse(status, responseHeaders, text, performance.now() - started);
     const contentType = headerValue(responseHeaders['content-type']) ?? '';
