@@ -48,7 +48,7 @@ export async function run(ctx: Context, opts: Options, [rawMethod, path]: string
 
 /** --data takes JSON text, @file or @- (stdin); it must parse, so a typo fails before any request. */
 async function readBody(ctx: Context, data: string): Promise<string> {
-  const text = data.startsWith('@') ? (await readFileOrStdin(data.slice(1), ctx.io.streams.stdin, '--data')).toString('utf8') : data;
+  const text = data.startsWith('@') ? (await readFileOrStdin(data.slice(1), ctx.io.streams.stdin, '--data', ctx.signal)).toString('utf8') : data;
   try {
     JSON.parse(text);
   } catch (error) {

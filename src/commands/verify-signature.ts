@@ -45,7 +45,7 @@ export async function run(ctx: Context, opts: VerifyOptions): Promise<number> {
   const toleranceSeconds = validate.wholeSeconds(opts.tolerance, '--tolerance') ?? DEFAULT_TOLERANCE_SECONDS;
   const now = validate.wholeSeconds(opts.now, '--now') ?? Math.floor(Date.now() / 1000);
   const { secret, source } = await resolveWebhookSecret(ctx, { secretStdin: opts.secretStdin, stdinFlag: true });
-  const payload = await readFileOrStdin(opts.payloadFile, ctx.io.streams.stdin, '--payload-file');
+  const payload = await readFileOrStdin(opts.payloadFile, ctx.io.streams.stdin, '--payload-file', ctx.signal);
 
   const verification = verifySignature({ header: opts.header, payload, secret, now, toleranceSeconds });
   const causes = verification.valid ? [] : diagnose({ verification, payload, secret, otherSecrets: await knownSecrets(ctx) });

@@ -36,7 +36,7 @@ async function readSecretStdin(ctx: Context): Promise<string> {
     if (!ctx.io.canPrompt()) throw new UsageError('--secret-stdin: pipe the secret in (standard input is a terminal and prompting is off)');
     return ctx.prompter().password('Webhook secret:');
   }
-  const secret = secretFromStdin((await readAll(ctx.io.streams.stdin)).toString('utf8'));
+  const secret = secretFromStdin((await readAll(ctx.io.streams.stdin, ctx.signal)).toString('utf8'));
   if (secret === undefined) throw new UsageError('--secret-stdin: expected the webhook secret on standard input');
   return secret;
 }

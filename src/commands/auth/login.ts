@@ -36,7 +36,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
 async function readCredentials(ctx: Context, opts: Options): Promise<{ apiKey: string; webhookSecret?: string }> {
   const stdin = ctx.io.streams.stdin;
   if (opts.apiKeyStdin) {
-    const [apiKey, webhookSecret] = await readStdinLines(stdin, opts.webhookSecretStdin ? 2 : 1, opts.webhookSecretStdin ? '--api-key-stdin --webhook-secret-stdin' : '--api-key-stdin');
+    const [apiKey, webhookSecret] = await readStdinLines(stdin, opts.webhookSecretStdin ? 2 : 1, opts.webhookSecretStdin ? '--api-key-stdin --webhook-secret-stdin' : '--api-key-stdin', ctx.signal);
     return { apiKey, webhookSecret };
   }
   if (!ctx.io.canPrompt()) {

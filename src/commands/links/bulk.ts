@@ -10,7 +10,7 @@ import type { ApiClient } from '../../api/client.js';
 import type { Me, PersonalLink, TenantCustomField } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
 import { ExitCode, InterruptedError, SvcError, UsageError, type Problem } from '../../core/errors.js';
-import { fileError } from '../../core/stdin.js';
+import { fileError, interruptible } from '../../core/stdin.js';
 import * as validate from '../../core/validate.js';
 import { mapOrdered } from './bulk-ordered.js';
 import { Progress } from './bulk-progress.js';
@@ -75,7 +75,7 @@ export async function runBulk(ctx: Context, opts: CreateOptions): Promise<number
   };
   const tally = { total: 0, created: 0, replayed: 0, failed: 0 };
   const started = performance.now();
-  const rows = prepare(readRows(path === '-' ? ctx.io.streams.stdin : createReadStream(path)), customFieldsOnce(client, stop.signal));
+  const rows = prepare(readRows(interruptible(path === '-' ? ctx.io.streams.stdin : createReadStream(path), ctx.signal)), customFieldsOnce(client, stop.signal));
   let finished = false;
   progress?.start();
   try {

@@ -52,7 +52,7 @@ function fileKey(body: PlaceOrderRequest): string {
 
 async function fromFile(ctx: Context, opts: PlaceOptions, path: string): Promise<Prepared> {
   rejectBodyFlags(opts);
-  const text = (await readFileOrStdin(path, ctx.io.streams.stdin, '--from-file')).toString('utf8');
+  const text = (await readFileOrStdin(path, ctx.io.streams.stdin, '--from-file', ctx.signal)).toString('utf8');
   const draft = checkOrder(parseOrderFile(text, path), (field) => `${path === '-' ? 'stdin' : path}: ${field}`, true);
   return { client: await ctx.client(), body: toRequest(draft) };
 }

@@ -21,7 +21,7 @@ export async function run(ctx: Context, opts: SignOptions): Promise<void> {
   if (opts.payloadFile === '-' && opts.secretStdin) throw new UsageError('--payload-file - and --secret-stdin cannot both read standard input');
   const timestamp = validate.wholeSeconds(opts.timestamp, '--timestamp') ?? Math.floor(Date.now() / 1000);
   const { secret } = await resolveWebhookSecret(ctx, { secretStdin: opts.secretStdin, stdinFlag: true });
-  const payload = await readFileOrStdin(opts.payloadFile, ctx.io.streams.stdin, '--payload-file');
+  const payload = await readFileOrStdin(opts.payloadFile, ctx.io.streams.stdin, '--payload-file', ctx.signal);
   const signature = computeSignature(secret, timestamp, payload);
   const header = `t=${timestamp},v1=${signature}`;
   if (ctx.options.output === 'json' || ctx.options.output === 'jsonl') {
