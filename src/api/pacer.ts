@@ -33,6 +33,22 @@ export class Pacer {
     }
   }
 
+  /**
+   * The least time (ms) until `count` more requests can all have started: waits for the window to
+   * slide and for a 429's pause. A bulk run's ETA counts it, so it does not promise a burst's rate
+   * for rows the limit will hold back.
+   */
+  leastWaitMs(count: number): number {
+    if (count <= 0) return 0;
+    const now = this.now();
+    // The count-th next start needs the start `limit` places before it to be a window old; that one
+    // is a past start (oldest first) or, past a whole window's worth, a later one of these.
+    const rounds = Math.floor((count - 1) / this.limit);
+    const before = this.starts.length + ((count - 1) % this.limit) - this.limit;
+    const earlier = before < 0 ? now : Math.max(now, this.starts[(this.oldest + before) % this.starts.length] + WINDOW_MS);
+    return Math.max(earlier + rounds * WINDOW_MS, this.pausedUntil) - now;
+  }
+
   /** Holds every later start until `until` (ms since epoch). */
   pauseUntil(until: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, until);

@@ -1,6 +1,7 @@
 /**
  * The bulk progress bar on stderr: rows done (of the total when known), rate and ETA, redrawn at
- * most every 100 ms on one line and cleared at the end, so the summary line stands alone.
+ * most every 100 ms on one line and cleared at the end, so the summary line stands alone. The ETA
+ * counts rate-limit waits: never less than the pacer says the remaining rows need.
  */
 import type { IO } from '../../core/io.js';
 
@@ -16,6 +17,8 @@ export class Progress {
   constructor(
     private readonly io: IO,
     private readonly total: number | undefined,
+    /** the least time (ms) the rate limit needs to start this many more requests (the client's pacer) */
+    private readonly pacedMs: (remaining: number) => number = () => 0,
   ) {}
 
   start(): void {
@@ -36,12 +39,17 @@ export class Progress {
   }
 
   private draw(): void {
-    this.io.streams.stderr.write(`\r\x1b[K${progressLine(this.done, this.failed, this.total, performance.now() - this.started)}`);
+    const remaining = this.total === undefined ? 0 : this.total - this.done;
+    this.io.streams.stderr.write(`\r\x1b[K${progressLine(this.done, this.failed, this.total, performance.now() - this.started, this.pacedMs(remaining))}`);
   }
 }
 
-/** e.g. `[██████░░░░]  120/400  30%  19.8 rows/s  ETA 14s  2 failed` */
-export function progressLine(done: number, failed: number, total: number | undefined, elapsedMs: number): string {
+/**
+ * e.g. `[██████░░░░]  120/400  30%  19.8 rows/s  ETA 14s  2 failed`. The ETA is the longer of the
+ * remaining rows at the rate so far and `pacedMs`, the rate limit's own least wait for them (a run
+ * that starts with a burst below the limit would otherwise promise that rate for every row).
+ */
+export function progressLine(done: number, failed: number, total: number | undefined, elapsedMs: number, pacedMs = 0): string {
   const rate = elapsedMs > 0 ? (done * 1000) / elapsedMs : 0;
   const parts: string[] = [];
   if (total !== undefined && total > 0) {
@@ -51,7 +59,7 @@ export function progressLine(done: number, failed: number, total: number | undef
     parts.push(`${done} rows`);
   }
   parts.push(`${rate.toFixed(1)} rows/s`);
-  if (total !== undefined && rate > 0 && done < total) parts.push(`ETA ${formatSeconds((total - done) / rate)}`);
+  if (total !== undefined && rate > 0 && done < total) parts.push(`ETA ${formatSeconds(Math.max((total - done) / rate, pacedMs / 1000))}`);
   if (failed > 0) parts.push(`${failed} failed`);
   return parts.join('  ');
 }

@@ -1,13 +1,14 @@
 /**
- * Rows of a bulk file, streamed: CSV with a header row (RFC 4180 via csv-parse: quoted fields,
- * embedded commas, quotes and line breaks) or JSON lines. The format is told by the first character
+ * Rows of a bulk file, streamed: CSV with a header row (RFC 4180: quoted fields, embedded commas,
+ * quotes and line breaks) or JSON lines. The format is told by the first character
  * that is not white space: `{` means JSON lines. Rows are numbered from 1 in data order (the CSV
- * header and blank JSON lines do not count). A row that cannot be read is yielded with an error and
- * the rest go on; a CSV the parser cannot resynchronise after (an unclosed quote) ends there.
+ * header and blank lines do not count). A row that cannot be read is yielded with an error and the
+ * rest go on.
+ *
+ * Hostile input costs linear time and flat memory: records are cut from the bytes as they arrive
+ * (each byte looked at once), and a line or CSV record over MAX_RECORD_BYTES is not kept at all —
+ * its bytes are counted and dropped, and it becomes one failed row.
  */
-import { parse } from 'csv-parse';
-import { finished } from 'node:stream/promises';
-import { StringDecoder } from 'node:string_decoder';
 import { UsageError } from '../../core/errors.js';
 
 export type Format = 'csv' | 'jsonl';
@@ -20,41 +21,157 @@ export interface SourceRow {
   error?: string;
 }
 
-export const COLUMNS = ['campaignId', 'fullName', 'brandId', 'email', 'message', 'locale', 'idempotencyKey'] as const;
+/** The most a line (JSON lines) or record (CSV) may hold, line end not counted. */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
+/** The columns that carry a link's values; the API's required ones must be in a CSV header. */
+const VALUE_COLUMNS = ['campaignId', 'fullName', 'brandId', 'email', 'message', 'locale'] as const;
+const REQUIRED_COLUMNS: readonly string[] = ['campaignId', 'fullName'];
+export const COLUMNS = [...VALUE_COLUMNS, 'idempotencyKey'] as const;
 /** JSON lines may also carry the API's own `customFields` array. */
 const JSON_MEMBERS = [...COLUMNS, 'customFields'];
 export const FIELD_PREFIX = 'field:';
+/** Every name a file may use, as error messages list them. */
+const KNOWN = [...VALUE_COLUMNS, `${FIELD_PREFIX}<id or label>`, 'idempotencyKey'].join(', ');
 
-/** Reads rows from a byte stream in whichever format it holds. */
-export async function* readRows(input: AsyncIterable<Buffer | string>): AsyncGenerator<SourceRow> {
+/**
+ * Reads rows from a byte stream in whichever format it holds. `source` names the input in a
+ * header's usage error (the file's path, or "standard input").
+ */
+export async function* readRows(input: AsyncIterable<Buffer | string>, source = '--from-file'): AsyncGenerator<SourceRow> {
   const { format, chunks } = await detect(input);
-  yield* format === 'jsonl' ? jsonRows(chunks) : csvRows(chunks);
+  yield* format === 'jsonl' ? jsonRows(chunks) : csvRows(chunks, source);
 }
 
-/** Looks at the first non-blank character, then hands back every chunk, the ones looked at included. */
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+function firstNonBlank(chunk: Buffer): number | undefined {
+  for (let at = 0; at < chunk.length; at++) {
+    const byte = chunk[at];
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d && byte !== 0x0a) return byte;
+  }
+  return undefined;
+}
+
+/**
+ * Looks at the first non-blank byte (after a UTF-8 BOM, which is dropped), then hands back every
+ * chunk, the ones looked at included. Each chunk is scanned once, however much white space leads.
+ */
 async function detect(input: AsyncIterable<Buffer | string>): Promise<{ format: Format; chunks: AsyncIterable<Buffer> }> {
   const iterator = input[Symbol.asyncIterator]();
   const head: Buffer[] = [];
-  let first: string | undefined;
+  let first: number | undefined;
+  let bomChecked = false;
   while (first === undefined) {
     const next = await iterator.next();
     if (next.done) break;
-    head.push(Buffer.from(next.value));
-    first = Buffer.concat(head).toString('utf8').replace(/^\uFEFF/, '').trimStart()[0];
+    let chunk = Buffer.from(next.value);
+    if (!bomChecked) {
+      // The first three bytes tell whether a BOM leads; a first chunk shorter than that waits for more.
+      const start = Buffer.concat([...head, chunk]);
+      if (start.length < BOM.length && BOM.subarray(0, start.length).equals(start)) {
+        head.push(chunk);
+        continue;
+      }
+      head.length = 0;
+      chunk = start.subarray(0, BOM.length).equals(BOM) ? start.subarray(BOM.length) : start;
+      bomChecked = true;
+    }
+    head.push(chunk);
+    first = firstNonBlank(chunk);
   }
   async function* chunks(): AsyncGenerator<Buffer> {
     yield* head;
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield Buffer.from(next.value);
   }
-  return { format: first === '{' ? 'jsonl' : 'csv', chunks: chunks() };
+  return { format: first === 0x7b /* { */ ? 'jsonl' : 'csv', chunks: chunks() };
+}
+
+/** One line or CSV record: its text (line end not included), or only its size when over the cap. */
+export type RawRecord = { text: string; unclosedQuote?: boolean } | { tooLong: number };
+
+const LF = 0x0a;
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+/** Where a CSV scan is: at the start of a field, in an unquoted one, in a quoted one, or just after a quote inside one. */
+const enum Csv {
+  FieldStart,
+  Unquoted,
+  Quoted,
+  QuoteInQuoted,
+}
+
+/**
+ * Cuts a byte stream into lines (`csv: false`) or CSV records (`csv: true`: a line break inside a
+ * quoted field does not end the record), in one pass. A record's bytes are kept only while it is
+ * within `maxBytes`; past that they are counted and dropped, so memory stays flat.
+ */
+export async function* splitRecords(chunks: AsyncIterable<Buffer>, csv: boolean, maxBytes = MAX_RECORD_BYTES): AsyncGenerator<RawRecord> {
+  let parts: Buffer[] = [];
+  let size = 0;
+  let state = Csv.FieldStart;
+  const add = (piece: Buffer) => {
+    if (size + piece.length <= maxBytes) parts.push(piece);
+    else parts = [];
+    size += piece.length;
+  };
+  const take = (): RawRecord => {
+    const record: RawRecord = size > maxBytes ? { tooLong: size } : { text: Buffer.concat(parts, size).toString('utf8') };
+    parts = [];
+    size = 0;
+    return record;
+  };
+  for await (const chunk of chunks) {
+    let from = 0;
+    if (!csv) {
+      for (let end = chunk.indexOf(LF); end >= 0; end = chunk.indexOf(LF, from)) {
+        add(chunk.subarray(from, end));
+        from = end + 1;
+        yield take();
+      }
+    } else {
+      for (let at = 0; at < chunk.length; at++) {
+        if (state === Csv.Quoted) {
+          const quote = chunk.indexOf(QUOTE, at);
+          if (quote < 0) break;
+          at = quote;
+          state = Csv.QuoteInQuoted;
+          continue;
+        }
+        const byte = chunk[at];
+        if (state === Csv.QuoteInQuoted && byte === QUOTE) state = Csv.Quoted;
+        else if (byte === LF) {
+          add(chunk.subarray(from, at));
+          from = at + 1;
+          state = Csv.FieldStart;
+          yield take();
+        } else if (byte === COMMA) state = Csv.FieldStart;
+        else state = byte === QUOTE && state === Csv.FieldStart ? Csv.Quoted : Csv.Unquoted;
+      }
+    }
+    if (from < chunk.length) add(chunk.subarray(from));
+  }
+  if (size > 0) {
+    const record = take();
+    yield csv && state === Csv.Quoted && 'text' in record ? { ...record, unclosedQuote: true } : record;
+  }
+}
+
+/** The error of a line or record over the cap: its size and the limit (its content was never kept). */
+function tooLong(bytes: number, what: 'line' | 'record'): string {
+  return `${what} of ${bytes} bytes is over the limit of ${MAX_RECORD_BYTES} bytes (1 MiB) per ${what}; not sent`;
 }
 
 async function* jsonRows(chunks: AsyncIterable<Buffer>): AsyncGenerator<SourceRow> {
   let row = 0;
-  for await (const line of lines(chunks)) {
-    if (line.trim() === '') continue;
-    row++;
-    yield { row, ...jsonRecord(line) };
+  for await (const line of splitRecords(chunks, false)) {
+    if ('tooLong' in line) {
+      yield { row: ++row, error: tooLong(line.tooLong, 'line') };
+      continue;
+    }
+    const text = line.text.endsWith('\r') ? line.text.slice(0, -1) : line.text;
+    if (text.trim() === '') continue;
+    yield { row: ++row, ...jsonRecord(text) };
   }
 }
 
@@ -73,68 +190,61 @@ function jsonRecord(line: string): Omit<SourceRow, 'row'> {
     if (canonical === undefined) unknown.push(name);
     else record[canonical] = member;
   }
-  return unknown.length > 0 ? { error: `unknown member${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (expected ${JSON_MEMBERS.join(', ')} or field:<id or label>)` } : { record };
+  return unknown.length > 0 ? { error: `unknown member${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${KNOWN}, customFields)` } : { record };
 }
 
-/** Lines split on \n (a trailing \r dropped), decoding UTF-8 across chunk boundaries. */
-async function* lines(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
-  let first = true;
-  for await (const chunk of chunks) {
-    rest += decoder.write(chunk);
-    if (first) rest = rest.replace(/^\uFEFF/, '');
-    first = false;
-    const parts = rest.split('\n');
-    rest = parts.pop() ?? '';
-    for (const part of parts) yield part.replace(/\r$/, '');
-  }
-  rest += decoder.end();
-  if (rest !== '') yield rest.replace(/\r$/, '');
-}
-
-async function* csvRows(chunks: AsyncIterable<Buffer>): AsyncGenerator<SourceRow> {
+async function* csvRows(chunks: AsyncIterable<Buffer>, source: string): AsyncGenerator<SourceRow> {
   let header: string[] | undefined;
   let row = 0;
-  for await (const cells of csvRecords(chunks)) {
-    if (cells instanceof Error) {
-      yield { row: row + 1, error: `CSV cannot be read from here on: ${cells.message}` };
-      return;
-    }
-    if (header === undefined) {
-      header = checkHeader(cells);
-      continue;
-    }
-    row++;
-    yield { row, ...csvRecord(header, cells) };
+  for await (const raw of splitRecords(chunks, true)) {
+    const cells = 'tooLong' in raw ? { error: tooLong(raw.tooLong, 'record') } : raw.text === '' || raw.text === '\r' ? undefined : csvCells(raw.text, raw.unclosedQuote);
+    if (cells === undefined) continue;
+    if (!Array.isArray(cells)) {
+      if (header === undefined) throw new UsageError(`${source}: the header row cannot be read: ${cells.error}`);
+      yield { row: ++row, error: cells.error };
+    } else if (header === undefined) header = checkHeader(cells, source);
+    else yield { row: ++row, ...csvRecord(header, cells) };
   }
 }
 
 /**
- * csv-parse driven chunk by chunk, so records parsed before a fatal error are still handed out
- * (iterating the stream would throw at once and lose them) and no more than one chunk's records wait.
- * Records come as arrays, so a row with the wrong number of cells is reported, not fatal.
+ * The cells of one CSV record (RFC 4180: a quoted field may hold commas, line breaks and doubled
+ * quotes), without its line end. splitRecords already found where the record ends, so this only
+ * cuts it up; a record that breaks the quoting rules is that row's error, and the next row is read
+ * as usual.
  */
-async function* csvRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<string[] | Error> {
-  // Either line end, even mixed in one file (spreadsheets and editors disagree).
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, record_delimiter: ['\r\n', '\n'] });
-  const parsed: string[][] = [];
-  let failure: Error | undefined;
-  parser.on('data', (record: string[]) => parsed.push(record));
-  parser.on('error', (error: Error) => (failure ??= error));
-  const settle = () => new Promise((resolve) => setImmediate(resolve));
-  for await (const chunk of chunks) {
-    parser.write(chunk);
-    await settle();
-    yield* parsed.splice(0);
-    if (failure) break;
+export function csvCells(text: string, unclosedQuote = false): string[] | { error: string } {
+  const bad = (why: string) => ({ error: `CSV cannot be read: ${why}` });
+  if (unclosedQuote) return bad('a quoted field is not closed before the end of the input');
+  // The line end was left on the record; a CR before it is part of the line end (CRLF files).
+  const end = text.endsWith('\r') ? text.length - 1 : text.length;
+  const cells: string[] = [];
+  for (let at = 0; ; at++) {
+    if (text[at] === '"') {
+      let value = '';
+      for (let from = at + 1; ; ) {
+        const quote = text.indexOf('"', from);
+        if (quote < 0) return bad('a quoted field is not closed');
+        value += text.slice(from, quote);
+        if (text[quote + 1] !== '"') {
+          at = quote + 1;
+          break;
+        }
+        value += '"';
+        from = quote + 2;
+      }
+      cells.push(value);
+      if (at < end && text[at] !== ',') return bad(`field ${cells.length}: text after the closing quote`);
+    } else {
+      const comma = text.indexOf(',', at);
+      const stop = comma < 0 || comma > end ? end : comma;
+      const value = text.slice(at, stop);
+      if (value.includes('"')) return bad(`field ${cells.length + 1}: a quote inside an unquoted field (quote the whole field and double the quote)`);
+      cells.push(value);
+      at = stop;
+    }
+    if (at >= end) return cells;
   }
-  if (!failure) {
-    parser.end();
-    await finished(parser).catch((error: Error) => (failure ??= error));
-  }
-  yield* parsed.splice(0);
-  if (failure) yield failure;
 }
 
 function csvRecord(header: string[], cells: string[]): Omit<SourceRow, 'row'> {
@@ -146,17 +256,17 @@ function csvRecord(header: string[], cells: string[]): Omit<SourceRow, 'row'> {
   return { record };
 }
 
-/** Column names, canonical spelling; an unknown or repeated column is a usage error before any request. */
-function checkHeader(cells: string[]): string[] {
+/** Column names, canonical spelling; an unknown, repeated or missing column is a usage error before any request. */
+function checkHeader(cells: string[], source: string): string[] {
   const names = cells.map((cell) => {
     const canonical = canonicalName(cell.trim(), COLUMNS);
-    if (canonical === undefined) {
-      throw new UsageError(`--from-file: unknown column "${cell}" (columns: ${COLUMNS.join(', ')} and ${FIELD_PREFIX}<id or label>)`);
-    }
+    if (canonical === undefined) throw new UsageError(`${source}: unknown column "${cell}" (known: ${KNOWN})`);
     return canonical;
   });
   const repeated = names.find((name, index) => names.indexOf(name) !== index);
-  if (repeated !== undefined) throw new UsageError(`--from-file: column "${repeated}" appears more than once`);
+  if (repeated !== undefined) throw new UsageError(`${source}: column "${repeated}" appears more than once`);
+  const missing = REQUIRED_COLUMNS.filter((name) => !names.includes(name));
+  if (missing.length > 0) throw new UsageError(`${source}: missing column${missing.length > 1 ? 's' : ''} ${missing.map((name) => `"${name}"`).join(', ')} (known: ${KNOWN})`);
   return names;
 }
 

@@ -53,8 +53,10 @@ export async function runBulk(ctx: Context, opts: CreateOptions): Promise<number
 
   // The total (for the ETA) needs a first pass over the file; a pipe or FIFO can be read only once.
   const countable = file?.isFile() ?? false;
-  const progress = ctx.io.showProgress() ? new Progress(ctx.io, countable ? await countRows(path) : undefined) : undefined;
+  const source = path === '-' ? 'standard input' : path;
+  const total = ctx.io.showProgress() && countable ? await countRows(path) : undefined;
   const client = await ctx.client();
+  const progress = ctx.io.showProgress() ? new Progress(ctx.io, total, (remaining) => client.pacer.leastWaitMs(remaining)) : undefined;
   // One note per replayed or retried row would flood stderr on a large file; the summary counts them.
   client.setNotice(undefined);
   // A refused key (or Ctrl-C) stops every row: rows in flight are abandoned and no new one is sent.
@@ -75,7 +77,7 @@ export async function runBulk(ctx: Context, opts: CreateOptions): Promise<number
   };
   const tally = { total: 0, created: 0, replayed: 0, failed: 0 };
   const started = performance.now();
-  const rows = prepare(readRows(interruptible(path === '-' ? ctx.io.streams.stdin : createReadStream(path), ctx.signal)), customFieldsOnce(client, stop.signal));
+  const rows = prepare(readRows(interruptible(path === '-' ? ctx.io.streams.stdin : createReadStream(path), ctx.signal), source), customFieldsOnce(client, stop.signal));
   let finished = false;
   progress?.start();
   try {
@@ -93,7 +95,7 @@ export async function runBulk(ctx: Context, opts: CreateOptions): Promise<number
     progress?.stop();
     if (tally.total > 0) ctx.io.info(summary(tally, performance.now() - started, finished));
   }
-  if (tally.total === 0) throw new UsageError(`--from-file: ${path === '-' ? 'standard input' : path} holds no rows`);
+  if (tally.total === 0) throw new UsageError(`--from-file: ${source} holds no rows`);
   return tally.failed === 0 ? ExitCode.ok : ExitCode.refused;
 }
 
@@ -112,7 +114,7 @@ async function inputFile(path: string): Promise<Stats> {
 /** Rows in a file, for the progress bar's total and ETA (a quick first pass; stdin has no total). */
 async function countRows(path: string): Promise<number> {
   let total = 0;
-  for await (const row of readRows(createReadStream(path))) total = row.row;
+  for await (const row of readRows(createReadStream(path), path)) total = row.row;
   return total;
 }
 
