@@ -309,6 +309,17 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       streams.stdout.write(completionScript(program, shell));
     });
 
+  // For the completion scripts: values only svc can list (saved profile names; never keys).
+  program
+    .command('__complete', { hidden: true })
+    .argument('<what>', 'profiles')
+    .description('print completion candidates, one a line')
+    .addHelpText('after', examples('svc __complete profiles'))
+    .action(async (what: string) => {
+      const [{ completionValues }, { ConfigStore }] = await Promise.all([import('./commands/completion.js'), import('./core/config.js')]);
+      streams.stdout.write(await completionValues(what, () => ConfigStore.open(streams.env)));
+    });
+
   program
     .command('sandbox')
     .description('run the local, stateful sandbox of the whole API')

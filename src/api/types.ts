@@ -10,6 +10,7 @@ export type StorePhase = 'SCHEDULED' | 'LIVE';
 export const LINK_STATUSES: readonly LinkStatus[] = ['REQUESTED', 'ACTIVE', 'CLAIMED', 'EXPIRED', 'CANCELLED'];
 export const ORDER_STATUSES: readonly OrderStatus[] = ['REQUESTED', 'PROCESSING', 'SENT', 'COMPLETED', 'CANCELLED'];
 export const CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['ACTIVE', 'COMPLETED'];
+export const EVENT_TYPES: readonly string[] = ['personal_link.created', 'personal_link.approved', 'personal_link.claimed', 'personal_link.cancelled', 'personal_link.expired', 'order.approved', 'order.cancelled', 'order.sent', 'order.completed', 'ping'];
 
 export interface TenantCustomField {
   id: string;
