@@ -11,7 +11,7 @@ _svc_profiles() {
 }
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cmdpath="svc" opt="" w i npos=0 subcommands="" options=""
-  local valueflags=" --profile --base-url --output -o --timeout --max-retries --rate --brand --status --limit --after --campaign --name --email --message --locale --field --idempotency-key --from-file --concurrency --reason --country --store --product --variation --price --phone --street --city --postal-code --details --type --last -n --interval --forward-to --payload-file --timestamp --port --path --header --tolerance --now --data --host --rate-limit --faults --seed "
+  local valueflags=" --profile --base-url --output -o --timeout --max-retries --rate --brand --status --limit --after --campaign --name --email --message --locale --field --idempotency-key --from-file --concurrency --reason --country --store --product --variation --price --phone --street --city --postal-code --details --type --last -n --interval --forward-to --payload-file --timestamp --port --path --header --tolerance --now --data -H --host --rate-limit --faults --seed "
   [[ "$cur" == "=" || "$cur" == ":" ]] && cur=""
   # The command path: words before the cursor, without options and their values. Bash splits a
   # value at = and : (--profile=p, http://host), so those pieces are skipped with it.
@@ -83,7 +83,7 @@ _svc_complete() {
     "svc webhooks sign") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --payload-file --secret-stdin --timestamp --help -h' ;;
     "svc webhooks listen") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --port --path --help -h' ;;
     "svc verify-signature") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --header --payload-file --secret-stdin --tolerance --now --help -h' ;;
-    "svc api") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --data --paginate --idempotency-key --help -h' ;;
+    "svc api") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --data --paginate --idempotency-key --include -i --header -H --help -h' ;;
     "svc completion") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
     "svc sandbox") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --host --port --approval-required --rate-limit --faults --seed --no-profile --help -h' ;;
   esac

@@ -296,7 +296,9 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     .option('--data <json>', 'request body as JSON, or @file, or @- for stdin')
     .option('--paginate', 'follow nextCursor and print every item')
     .option('--idempotency-key <key>', 'Idempotency-Key for a POST (default: a fresh UUID)')
-    .addHelpText('after', examples('svc api GET /me', 'svc api GET "/personal-links?status=ACTIVE" --paginate', 'svc api POST /personal-links --data @link.json'))
+    .option('-i, --include', 'print the response status line and headers before the body')
+    .option('-H, --header <header>', 'add a request header, "Name: value" (repeatable)', collect, [])
+    .addHelpText('after', examples('svc api GET /me', 'svc api GET "/personal-links?status=ACTIVE" --paginate', 'svc api POST /personal-links --data @link.json', 'svc api -i GET /me', 'svc api GET /events -H "Accept-Language: de-DE"'))
     .action(action(() => import('./commands/api.js')));
 
   program

@@ -44,6 +44,8 @@ export interface RequestOptions {
   /** false for a call that must run at most once (POST /webhooks:test sends a real ping each time) */
   retry?: boolean;
   signal?: AbortSignal;
+  /** extra request headers (`svc api -H`), lower-case names; they take the place of svc's own of the same name */
+  headers?: Record<string, string>;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -122,6 +124,7 @@ export class ApiClient {
       headers['content-type'] = 'application/json';
     }
     if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+    Object.assign(headers, options.headers);
 
     for (let retry = 0; ; retry++) {
       await this.pacer.acquire(options.signal);

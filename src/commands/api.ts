@@ -1,14 +1,23 @@
-import { ApiClient } from '../api/client.js';
+import { STATUS_CODES } from 'node:http';
+import { ApiClient, type ApiResponse } from '../api/client.js';
 import { pages } from '../api/paginate.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
+import { terminalSafeLine } from '../core/sanitize.js';
 import { readFileOrStdin } from '../core/stdin.js';
 
 interface Options {
   data?: string;
   paginate?: boolean;
   idempotencyKey?: string;
+  include?: boolean;
+  header?: string[];
 }
+
+/** A header name as HTTP defines it (a token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Headers that describe the connection or the message framing: the HTTP core sets them, a caller cannot. */
+const CONNECTION_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection']);
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -21,6 +30,8 @@ export async function run(ctx: Context, opts: Options, [rawMethod, path]: string
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate: only with GET');
   if (opts.data !== undefined && (method === 'GET' || method === 'DELETE')) throw new UsageError(`--data: a ${method} has no body; put parameters in PATH's query`);
   if (/^\/v1(\/|$)/.test(path)) throw new UsageError(`PATH: the base URL already ends in /v1; use ${path.slice(3) || '/'}`);
+  if (opts.include && opts.paginate) throw new UsageError('--include: not with --paginate (every page has its own status and headers)');
+  const headers = requestHeaders(opts.header ?? []);
   const body = opts.data === undefined ? undefined : await readBody(ctx, opts.data);
   const client = await ctx.client();
   // `..` or its encodings would leave the API's base path while still carrying the key.
@@ -41,7 +52,8 @@ export async function run(ctx: Context, opts: Options, [rawMethod, path]: string
   }
 
   const idempotencyKey = method === 'POST' ? (opts.idempotencyKey ?? ApiClient.newIdempotencyKey()) : opts.idempotencyKey;
-  const response = await client.request(method, path, { body, idempotencyKey, signal: ctx.signal });
+  const response = await client.request(method, path, { body, idempotencyKey, signal: ctx.signal, headers });
+  if (opts.include) await ctx.io.write(statusAndHeaders(response, ctx.io.stdoutIsTTY));
   if (response.body === null || response.body === undefined) return;
   await ctx.io.write(`${pretty ? JSON.stringify(response.body, null, 2) : JSON.stringify(response.body)}\n`);
 }
@@ -55,4 +67,35 @@ async function readBody(ctx: Context, data: string): Promise<string> {
     throw new UsageError(`--data: not valid JSON (${(error as Error).message})`);
   }
   return text;
+}
+
+/**
+ * `-H 'Name: value'`, repeatable; a later one of the same name wins. An Authorization header is
+ * allowed (it replaces the key's) and, like every request header, never printed. A malformed one is a
+ * usage error that does not repeat it: it may hold a token.
+ */
+function requestHeaders(given: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [index, header] of given.entries()) {
+    const colon = header.indexOf(':');
+    const which = given.length > 1 ? `-H (#${index + 1})` : '-H';
+    if (colon < 0) throw new UsageError(`${which}: expected "Name: value", a header name, a colon and its value`);
+    const name = header.slice(0, colon).trim();
+    const value = header.slice(colon + 1).trim();
+    if (!HEADER_NAME.test(name)) throw new UsageError(`${which}: the name before the colon is not a valid header name`);
+    if (/[\0\r\n]/.test(value)) throw new UsageError(`${which}: ${name}: a header value cannot hold a line break or NUL`);
+    if (CONNECTION_HEADERS.has(name.toLowerCase())) throw new UsageError(`${which}: ${name} is set by svc's HTTP client and cannot be given`);
+    headers[name.toLowerCase()] = value;
+  }
+  return headers;
+}
+
+/** `-i`: the status line and the response headers, as curl -i prints them, then a blank line. On a terminal the server's text is made safe. */
+function statusAndHeaders(response: ApiResponse, onTerminal: boolean): string {
+  const safe = (text: string) => (onTerminal ? terminalSafeLine(text) : text);
+  const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`.trimEnd()];
+  for (const [name, value] of Object.entries(response.headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) lines.push(`${safe(name)}: ${safe(one)}`);
+  }
+  return `${lines.join('\n')}\n\n`;
 }
