@@ -10,12 +10,13 @@ import type { Me, PlaceOrderRequest, RewardStoreOrder } from '../../api/types.js
 import type { Context } from '../../core/context.js';
 import { fieldLabels, labelsOf, type FieldLabels } from '../answers.js';
 import { ApiError, FailureError } from '../../core/errors.js';
+import { terminalSafeLine } from '../../core/sanitize.js';
 import { canonicalJson } from '../../core/canonical-json.js';
 import { readFileOrStdin } from '../../core/stdin.js';
 import { RequestChecks, checkIdempotencyKey, parseFieldFlags, promptAnswers, requireAnswers, unansweredRequired } from '../fields.js';
-import { ORDER_FLAGS, checkOrder, draftFromFlags, parseOrderFile, rejectBodyFlags, toRequest, type PlaceOptions } from './place-body.js';
+import { ORDER_FLAGS, checkOrder, draftFromFlags, parseOrderFile, rejectBodyFlags, toRequest, type Draft, type PlaceOptions } from './place-body.js';
 import { describeVariations, explainOrderRefusal, type OrderSource } from './place-errors.js';
-import { walk, type Shown } from './place-prompt.js';
+import { askAgain, canAskAgain, walk, type Shown } from './place-prompt.js';
 import { formatPrice, renderOrder } from './show.js';
 
 const flagName = (field: string): string => ORDER_FLAGS[field] ?? field;
@@ -29,16 +30,22 @@ interface Prepared {
   shown?: Shown;
   /** custom-field labels, when /me was already read to build the request */
   labels?: FieldLabels;
+  /** the answers the request was built from (flags and prompts), to correct one the service refuses */
+  draft?: Draft;
 }
+
+/** Answers the refused fields of a 400 again and returns the corrected request; undefined when that cannot be done. */
+type Correct = (error: ApiError) => Promise<PlaceOrderRequest | undefined>;
 
 export async function run(ctx: Context, opts: PlaceOptions): Promise<void> {
   const givenKey = opts.idempotencyKey === undefined ? undefined : checkIdempotencyKey(opts.idempotencyKey);
-  const { client, body, shown, labels } = opts.fromFile !== undefined ? await fromFile(ctx, opts, opts.fromFile) : await fromFlags(ctx, opts);
+  const { client, body, shown, labels, draft } = opts.fromFile !== undefined ? await fromFile(ctx, opts, opts.fromFile) : await fromFlags(ctx, opts);
   // Running the same order file again (after a time-out, say) must not order twice: its key comes
   // from its content. Flags and the guided flow are a new decision each time: a fresh key.
   const idempotencyKey = givenKey ?? (opts.fromFile !== undefined ? fileKey(body) : ApiClient.newIdempotencyKey());
   if (ctx.io.canPrompt() && !opts.yes) await confirm(ctx, body, shown);
-  const order = await placeWithConsent(ctx, client, body, idempotencyKey, shown, opts.fromFile !== undefined ? 'file' : 'flags');
+  const correct = draft && ctx.io.canPrompt() ? correctRefused(ctx, draft) : undefined;
+  const order = await placeWithConsent(ctx, client, body, idempotencyKey, shown, opts.fromFile !== undefined ? 'file' : 'flags', correct);
   const output = await ctx.output();
   if (ctx.format === 'table') {
     ctx.io.info(output.chalk.green(`Order ${order.reference} placed: deduct ${formatPrice(order.coinPrice, order.currency)} from the player.`));
@@ -75,7 +82,22 @@ async function fromFlags(ctx: Context, opts: PlaceOptions): Promise<Prepared> {
     draft.customFields = await promptAnswers(ctx.prompter(), unansweredRequired(fields, draft.customFields), draft.customFields);
   }
   requireAnswers(fields, draft.customFields ?? []);
-  return { client, body: toRequest(checkOrder(draft, flagName, true)), shown, labels: labelsOf(fields) };
+  return { client, body: toRequest(checkOrder(draft, flagName, true)), shown, labels: labelsOf(fields), draft };
+}
+
+/**
+ * A 400 whose errors[] name only recipient answers (a phone the service does not take, a postal code
+ * its country needs): the person is told why and asked for those fields only; every other answer is
+ * kept, and the corrected request is returned.
+ */
+function correctRefused(ctx: Context, draft: Draft): Correct {
+  return async (error) => {
+    const fields = error.fieldErrors.map((entry) => entry.field);
+    if (error.code !== 'invalid_request' || !canAskAgain(fields)) return undefined;
+    for (const entry of error.fieldErrors) ctx.io.info(terminalSafeLine(`The service refused ${entry.field}: ${entry.message}`));
+    await askAgain(ctx.prompter(), draft, fields);
+    return toRequest(checkOrder(draft, flagName, true));
+  };
 }
 
 /** The order as the person will be charged for it, then yes/no. Shown on stderr, never stored. */
@@ -104,7 +126,8 @@ export function summary(body: PlaceOrderRequest, shown: Shown | undefined): stri
 /**
  * Places the order. A changed price is never accepted silently: on a TTY the person is asked, and a
  * yes places the order again at the new price under a new idempotency key (the old key belongs to
- * the old body and the service would refuse it as reused).
+ * the old body and the service would refuse it as reused). A refused answer is asked again the same
+ * way, when `correct` can (a person at a terminal, answers from flags or prompts).
  */
 async function placeWithConsent(
   ctx: Context,
@@ -113,6 +136,7 @@ async function placeWithConsent(
   firstKey: string,
   shown: Shown | undefined,
   source: OrderSource,
+  correct?: Correct,
 ): Promise<RewardStoreOrder> {
   let body = first;
   let idempotencyKey = firstKey;
@@ -121,6 +145,14 @@ async function placeWithConsent(
       return (await client.post<RewardStoreOrder>('/reward-store-orders', body, { idempotencyKey, signal: ctx.signal })).body;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      const corrected = await correct?.(error);
+      if (corrected) {
+        // Another body: the first key belongs to the refused one.
+        body = corrected;
+        idempotencyKey = ApiClient.newIdempotencyKey();
+        ctx.io.info(`note: placing again with the corrected answer and a new Idempotency-Key ${idempotencyKey}`);
+        continue;
+      }
       const current = error.problem.coinPrice;
       if (error.code !== 'price_changed' || !current || !ctx.io.canPrompt()) throw explainOrderRefusal(error, body, source);
       const price = (value: string) => (shown ? formatPrice(value, shown.store.currency) : value);

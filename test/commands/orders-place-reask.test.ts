@@ -1,0 +1,157 @@
+/**
+ * Guided `orders place` at the command layer: when the service refuses an answer (400 naming the
+ * field), only that field is asked again; every other answer is kept and the order is placed once,
+ * with the corrected body under a new idempotency key. Scripted prompts, undici's MockAgent (an
+ * unmatched request fails the test).
+ */
+import { PassThrough } from 'node:stream';
+import { MockAgent } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/api/client.js';
+import { run } from '../../src/commands/orders/place.js';
+import { Context } from '../../src/core/context.js';
+import { ApiError } from '../../src/core/errors.js';
+import type { IOStreams } from '../../src/core/io.js';
+import type { Prompter } from '../../src/core/prompter.js';
+
+const ORIGIN = 'https://api.example.test';
+const STORE = '5b0c2d11-0b7c-4c8e-9a59-3f1f1d8e2f0e';
+const BRAND = '6cf764cf-ca59-43c5-b0e6-58c6862c38f0';
+const PRODUCT = '9a593f1f-5b0c-4d11-8c8e-0b7c2f0e1d8e';
+const json = { 'content-type': 'application/json' };
+const problemJson = { 'content-type': 'application/problem+json' };
+
+const me = { tenant: { id: 't', locales: ['en-US'], approvalRequired: false, customFields: [] }, key: { name: 'full', scopes: ['REWARD_STORES'], webhookUrl: null }, brands: [{ id: BRAND, name: 'Lucky' }], environment: 'production' };
+const summary = { id: STORE, name: 'Winter Store', brandIds: [BRAND], phase: 'LIVE', startsAt: null, endsAt: null };
+const gift = { productId: PRODUCT, name: 'Mug', description: null, thumbnail: null, gallery: [], dimensions: [], combinations: [{ variations: {} }], coinPrice: '500' };
+const store = { ...summary, description: null, banner: null, brand: { id: BRAND, name: 'Lucky' }, currency: { name: 'Coins', symbol: 'C' }, country: 'DE', locale: 'en-US', sections: [{ id: 's1', name: 'Home', items: [gift] }] };
+const order = { id: 'o1', reference: 'R-1', storeId: STORE, brandId: BRAND, productId: PRODUCT, productName: 'Mug', variations: {}, status: 'PROCESSING', coinPrice: '500', currency: { name: 'Coins', symbol: 'C' }, deliveryCountry: 'DE', customFields: [], shipment: null, createdAt: 'x', updatedAt: 'x' };
+
+/** Answers input prompts in order; each step names the prompt it expects. */
+function scripted(steps: [string, string][]): Prompter & { asked: string[] } {
+  const asked: string[] = [];
+  const next = async (message: string) => {
+    asked.push(message);
+    const step = steps.shift();
+    if (!step || !message.includes(step[0])) throw new Error(`unexpected prompt: ${message}`);
+    return step[1];
+  };
+  const never = async (message: string): Promise<never> => {
+    throw new Error(`unexpected prompt: ${message}`);
+  };
+  return { asked, input: next, password: next, confirm: never, select: never, search: never };
+}
+
+let agent: MockAgent;
+let stdout: string;
+let stderr: string;
+let ctx: Context;
+const sent: { body: Record<string, unknown>; key: string }[] = [];
+
+beforeEach(() => {
+  agent = new MockAgent();
+  agent.disableNetConnect();
+  stdout = '';
+  stderr = '';
+  sent.length = 0;
+  const terminal = (sink?: (text: string) => void) => {
+    const stream = new PassThrough() as PassThrough & { isTTY: boolean };
+    stream.isTTY = true;
+    if (sink) stream.on('data', (chunk) => sink(String(chunk)));
+    return stream;
+  };
+  const streams = { stdin: terminal(), stdout: terminal((text) => (stdout += text)), stderr: terminal((text) => (stderr += text)), env: { NO_COLOR: '1' } } as unknown as IOStreams;
+  ctx = new Context({ output: 'jsonl' }, streams, new AbortController().signal);
+  ctx.setClient(new ApiClient({ baseUrl: `${ORIGIN}/v1`, apiKey: 'svc_live_test0000000000', dispatcher: agent }));
+  const pool = agent.get(ORIGIN);
+  pool.intercept({ path: '/v1/me' }).reply(200, me, { headers: json });
+  pool.intercept({ path: (path) => path.startsWith('/v1/reward-stores?') }).reply(200, { items: [summary], nextCursor: null }, { headers: json });
+  pool.intercept({ path: `/v1/reward-stores/${STORE}?brandId=${BRAND}&country=DE&locale=en-US` }).reply(200, store, { headers: json });
+});
+afterEach(async () => {
+  agent.assertNoPendingInterceptors();
+  await agent.close();
+});
+
+function expectOrderPost(status: number, reply: object) {
+  agent
+    .get(ORIGIN)
+    .intercept({ path: '/v1/reward-store-orders', method: 'POST' })
+    .reply((request) => {
+      const headers = request.headers as Record<string, string>;
+      sent.push({ body: JSON.parse(String(request.body)), key: headers['idempotency-key'] });
+      return { statusCode: status, data: reply, responseOptions: { headers: status >= 400 ? problemJson : json } };
+    });
+}
+
+const flags = { store: STORE, brand: BRAND, product: PRODUCT, price: '500', country: 'DE', locale: 'en-US', name: 'Ada Lovelace', street: 'Hauptstr. 1', city: 'Berlin', yes: true };
+
+describe('orders place, guided: a refused answer is asked again', () => {
+  it('asks only for the refused phone and postal code, keeps the rest, places once more with a new key', async () => {
+    expectOrderPost(400, {
+      status: 400,
+      code: 'invalid_request',
+      detail: 'the request is not valid',
+      errors: [
+        { field: 'recipient.phone', code: 'invalid', message: 'not a phone number that can be reached' },
+        { field: 'recipient.address.postalCode', code: 'required', message: 'DE uses postal codes' },
+      ],
+    });
+    expectOrderPost(201, order);
+    const prompter = scripted([
+      ['Phone', '+4915100000000'],
+      ['Postal code (leave empty', ''],
+      ['E-mail', 'ada@example.com'],
+      ['Phone', '+4915112345678'],
+      ['Postal code (DE uses them)', '10115'],
+    ]);
+    ctx.setPrompter(prompter);
+    await run(ctx, { ...flags, variation: [], field: [] });
+
+    expect(prompter.asked).toEqual([
+      'Phone (E.164, e.g. +4915112345678)',
+      'Postal code (leave empty if DE has none)',
+      'E-mail for status updates (optional)',
+      'Phone (E.164, e.g. +4915112345678)',
+      'Postal code (DE uses them)',
+    ]);
+    const first = {
+      storeId: STORE,
+      brandId: BRAND,
+      productId: PRODUCT,
+      variations: {},
+      coinPrice: '500',
+      locale: 'en-US',
+      recipient: { name: 'Ada Lovelace', email: 'ada@example.com', phone: '+4915100000000', address: { street: 'Hauptstr. 1', city: 'Berlin', country: 'DE' } },
+    };
+    expect(sent.map((request) => request.body)).toEqual([
+      first,
+      { ...first, recipient: { ...first.recipient, phone: '+4915112345678', address: { ...first.recipient.address, postalCode: '10115' } } },
+    ]);
+    expect(sent[0].key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sent[0].key).not.toBe(sent[1].key);
+    expect(JSON.parse(stdout)).toEqual(order);
+    expect(stderr.split('\n').slice(0, 2)).toEqual([
+      'The service refused recipient.phone: not a phone number that can be reached',
+      'The service refused recipient.address.postalCode: DE uses postal codes',
+    ]);
+  });
+
+  it('a refusal naming a field the walk does not ask is reported as before, nothing asked again', async () => {
+    expectOrderPost(400, { status: 400, code: 'invalid_request', detail: 'the request is not valid', errors: [{ field: 'customFields', code: 'invalid', message: 'a required field is missing' }] });
+    const prompter = scripted([
+      ['Phone', '+4915112345678'],
+      ['Postal code', '10115'],
+      ['E-mail', ''],
+    ]);
+    ctx.setPrompter(prompter);
+    const failure = await run(ctx, { ...flags, variation: [], field: [] }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).fieldErrors).toEqual([{ field: 'customFields', code: 'invalid', message: 'a required field is missing' }]);
+    expect(prompter.asked).toHaveLength(3);
+    expect(sent).toHaveLength(1);
+  });
+});
