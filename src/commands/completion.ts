@@ -350,7 +350,7 @@ export function completionScript(program: Command, shell: string): string {
     case 'fish':
       return fish(nodes);
     default:
-      throw new UsageError(`shell: must be ${SHELLS.join(', ')}, got ${shell}`);
+      throw new UsageError(`shell: must be ${SHELLS.slice(0, -1).join(', ')} or ${SHELLS[SHELLS.length - 1]}, got ${shell}`);
   }
 }
 
