@@ -11,6 +11,21 @@ export const LINK_STATUSES: readonly LinkStatus[] = ['REQUESTED', 'ACTIVE', 'CLA
 export const ORDER_STATUSES: readonly OrderStatus[] = ['REQUESTED', 'PROCESSING', 'SENT', 'COMPLETED', 'CANCELLED'];
 export const CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['ACTIVE', 'COMPLETED'];
 
+/** Every event type of the spec's Events table (ping only ever comes from POST /webhooks:test). */
+export const EVENT_TYPES = [
+  'personal_link.created',
+  'personal_link.approved',
+  'personal_link.claimed',
+  'personal_link.cancelled',
+  'personal_link.expired',
+  'order.approved',
+  'order.cancelled',
+  'order.sent',
+  'order.completed',
+  'ping',
+] as const;
+export type EventTypeName = (typeof EVENT_TYPES)[number];
+
 export interface TenantCustomField {
   id: string;
   label: string;
