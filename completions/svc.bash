@@ -5,16 +5,16 @@ _svc_complete() {
     w="${COMP_WORDS[i]}"
     [[ "$w" == -* ]] && continue
     case "$cmdpath $w" in
-      "svc login"|"svc profiles"|"svc profiles ls"|"svc profiles use"|"svc profiles rm"|"svc me"|"svc campaigns"|"svc campaigns ls"|"svc links"|"svc links ls"|"svc links get"|"svc links create"|"svc links cancel"|"svc stores"|"svc stores ls"|"svc stores show"|"svc orders"|"svc orders place"|"svc orders ls"|"svc orders get"|"svc events"|"svc events tail"|"svc webhooks"|"svc webhooks test"|"svc webhooks sign"|"svc webhooks listen"|"svc verify-signature"|"svc api"|"svc completion"|"svc sandbox") cmdpath="$cmdpath $w" ;;
+      "svc login"|"svc profiles"|"svc profiles ls"|"svc profiles use"|"svc profiles rm"|"svc me"|"svc campaigns"|"svc campaigns ls"|"svc links"|"svc links ls"|"svc links get"|"svc links create"|"svc links cancel"|"svc stores"|"svc stores ls"|"svc stores show"|"svc orders"|"svc orders place"|"svc orders ls"|"svc orders get"|"svc events"|"svc events tail"|"svc refunds"|"svc refunds due"|"svc refunds run"|"svc refunds mark"|"svc refunds ls"|"svc trigger"|"svc webhooks"|"svc webhooks test"|"svc webhooks sign"|"svc webhooks listen"|"svc verify-signature"|"svc api"|"svc completion"|"svc sandbox") cmdpath="$cmdpath $w" ;;
     esac
   done
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "table json jsonl" -- "$cur")); return ;;
-    --profile|--base-url|--timeout|--max-retries|--rate|--brand|--status|--limit|--after|--campaign|--name|--email|--message|--locale|--field|--idempotency-key|--from-file|--concurrency|--reason|--country|--store|--product|--variation|--price|--phone|--street|--city|--postal-code|--details|--type|--last|-n|--interval|--forward-to|--payload-file|--timestamp|--port|--path|--header|--tolerance|--now|--data|--host|--rate-limit|--faults|--seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --profile|--base-url|--timeout|--max-retries|--rate|--brand|--status|--limit|--after|--campaign|--name|--email|--message|--locale|--field|--idempotency-key|--from-file|--concurrency|--reason|--country|--store|--product|--variation|--price|--phone|--street|--city|--postal-code|--details|--type|--last|-n|--interval|--forward-to|--ledger|--exec|--link|--order|--payload-file|--timestamp|--port|--path|--header|--tolerance|--now|--data|--host|--rate-limit|--faults|--seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   if [[ "$cmdpath" == "svc completion" && "$cur" != -* ]]; then COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")); return; fi
   case "$cmdpath" in
-    "svc") words='login profiles me campaigns links stores orders events webhooks verify-signature api completion sandbox --version --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
+    "svc") words='login profiles me campaigns links stores orders events refunds trigger webhooks verify-signature api completion sandbox --version --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
     "svc login") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --api-key-stdin --webhook-secret-stdin --help -h' ;;
     "svc profiles") words='ls use rm --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
     "svc profiles ls") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
@@ -37,6 +37,12 @@ _svc_complete() {
     "svc orders get") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
     "svc events") words='tail --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
     "svc events tail") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --follow -f --after --resume --type --last -n --limit --interval --forward-to --help -h' ;;
+    "svc refunds") words='due run mark ls --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
+    "svc refunds due") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --ledger --from-start --help -h' ;;
+    "svc refunds run") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --ledger --exec --follow -f --interval --help -h' ;;
+    "svc refunds mark") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --ledger --help -h' ;;
+    "svc refunds ls") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --ledger --help -h' ;;
+    "svc trigger") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --link --order --help -h' ;;
     "svc webhooks") words='test sign listen --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
     "svc webhooks test") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
     "svc webhooks sign") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --payload-file --secret-stdin --timestamp --help -h' ;;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiDouble } from '../helpers/double.js';
 import { runInProcess } from '../helpers/run.js';
+import { cancelOrder, placeOrders as placeFor } from '../helpers/orders.js';
 import { tempConfigDir } from '../helpers/svc.js';
 import { startSandbox, type TestSandbox } from '../sandbox/helpers.js';
 
@@ -27,35 +28,8 @@ const RECORD = 'printf "%s %s %s " "$SVC_REFUND_ORDER_ID" "$SVC_REFUND_COIN_PRIC
 const recorded = () => (existsSync(env.REC) ? readFileSync(env.REC, 'utf8').split('\n').filter(Boolean) : []);
 const jsonLines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 
-/** Places `count` orders with the full key; returns them (PROCESSING). */
-async function placeOrders(count: number) {
-  const stores = await sandbox.api('GET', '/reward-stores?limit=100');
-  const store = stores.body.items.find((s: { phase: string }) => s.phase === 'LIVE');
-  const brandId = store.brandIds[0];
-  const read = await sandbox.api('GET', `/reward-stores/${store.id}?brandId=${brandId}&country=DE`);
-  const gift = read.body.sections.flatMap((s: { items: unknown[] }) => s.items).find((g: { dimensions: unknown[] }) => g.dimensions.length === 0);
-  const orders = [];
-  for (let i = 0; i < count; i++) {
-    const placed = await sandbox.api('POST', '/reward-store-orders', {
-      idempotencyKey: `order-${i}-${Math.random()}`,
-      body: {
-        storeId: store.id,
-        brandId,
-        productId: gift.productId,
-        variations: {},
-        coinPrice: gift.coinPrice,
-        recipient: { name: 'Test Player', phone: '+4915112345678', address: { street: 'Teststr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' } },
-      },
-    });
-    expect(placed.status).toBe(201);
-    orders.push(placed.body);
-  }
-  return orders;
-}
-
-async function cancel(orderId: string) {
-  expect((await sandbox.admin('POST', `/orders/${orderId}/cancel`, {})).status).toBe(200);
-}
+const placeOrders = (count: number) => placeFor(sandbox, count);
+const cancel = (orderId: string) => cancelOrder(sandbox, orderId);
 
 /** The due records the feed implies: one per order.cancelled, first occurrence, in feed order. */
 async function expectedDue() {

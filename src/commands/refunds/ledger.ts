@@ -48,13 +48,14 @@ export async function ledgerPlace(ctx: Context, ledgerFlag: string | undefined):
   return { path, cursorPath: `${path}.cursor`, lockPath: `${path}.lock`, profile: profile.name, baseUrl: profile.baseUrl };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A ledger line as read back: the orderId must be there; other fields are kept as written. */
+/**
+ * A ledger line as read back: the orderId must be there (any non-empty string: an id the service
+ * sent in another shape must still count as paid); other fields are kept as written.
+ */
 function parseEntry(line: string): LedgerEntry | undefined {
   try {
     const value = JSON.parse(line) as Partial<LedgerEntry> | null;
-    if (!value || typeof value !== 'object' || typeof value.orderId !== 'string' || !UUID.test(value.orderId)) return undefined;
+    if (!value || typeof value !== 'object' || typeof value.orderId !== 'string' || value.orderId === '') return undefined;
     return {
       orderId: value.orderId,
       coinPrice: typeof value.coinPrice === 'string' ? value.coinPrice : null,
