@@ -6,7 +6,9 @@
  *
  * Links are made and moved by "the team" (the admin API), so the key receives their webhooks;
  * orders are placed by this key (only the placing key ever sees an order) and moved by the team.
- * A flow that needs approval switches the account's approvalRequired on for one creation and back.
+ * Records are made under the account's settings; a flow that needs a REQUESTED record switches
+ * approvalRequired on for that one creation and back. Moves needed on the way are made too (a
+ * REQUESTED link is approved before it is claimed; an order is approved, shipped, delivered).
  */
 import type { ApiClient } from '../api/client.js';
 import { EVENT_TYPES, type EventTypeName, type Me, type PersonalLink, type RewardStore, type RewardStoreOrder, type RewardStoreSummary } from '../api/types.js';
@@ -168,12 +170,12 @@ class Trigger {
     return link;
   }
 
-  /** A link made by the team: ACTIVE unless `requested` (then approval is switched on for it). */
+  /** A link made by the team, under the account's settings; `requested` switches approval on for it. */
   private async newLink(options: { requested?: boolean; campaignId?: string } = {}): Promise<PersonalLink> {
     const body = { brandId: this.brandIds[0], fullName: PLAYER, ...(options.campaignId ? { campaignId: options.campaignId } : {}), customFields: this.requiredAnswers() };
-    const link = await this.withApproval(Boolean(options.requested), () => this.admin.call<PersonalLink>('POST', '/links', body));
+    const create = () => this.admin.call<PersonalLink>('POST', '/links', body);
+    const link = options.requested ? await this.withApprovalRequired(create) : await create();
     this.touched.add(link.id);
-    if (!options.requested && link.status === 'REQUESTED') await this.linkMove(link.id, 'approve');
     return link;
   }
 
@@ -240,7 +242,7 @@ class Trigger {
     return this.admin.call<RewardStoreOrder>('POST', `/orders/${id}/${move}`, {});
   }
 
-  /** An order placed by this key for the first gift it can order in a LIVE store; REQUESTED if asked. */
+  /** An order placed by this key for the first gift it can order in a LIVE store; REQUESTED if asked, else as the account's settings make it. */
   private async placeOrder(requested: boolean): Promise<RewardStoreOrder> {
     const signal = this.ctx.signal;
     const stores = await this.client.get<{ items: RewardStoreSummary[] }>('/reward-stores', { query: { limit: 100 }, signal });
@@ -264,8 +266,8 @@ class Trigger {
               customFields: this.requiredAnswers(),
             };
             try {
-              const placed = await this.withApproval(requested, () => this.client.post<RewardStoreOrder>('/reward-store-orders', body, { idempotencyKey: crypto.randomUUID(), signal }));
-              return placed.body;
+              const place = () => this.client.post<RewardStoreOrder>('/reward-store-orders', body, { idempotencyKey: crypto.randomUUID(), signal });
+              return (requested ? await this.withApprovalRequired(place) : await place()).body;
             } catch (error) {
               // Sold out, price moved, not orderable here: try the next gift.
               if (!(error instanceof ApiError) || error.status >= 500 || error.status === 401 || error.status === 403) throw error;
@@ -288,11 +290,11 @@ class Trigger {
       );
   }
 
-  /** Runs `create` with approvalRequired as wanted, putting the account's setting back afterwards. */
-  private async withApproval<T>(required: boolean, create: () => Promise<T>): Promise<T> {
+  /** Runs `create` with approvalRequired on, putting the account's setting back afterwards. */
+  private async withApprovalRequired<T>(create: () => Promise<T>): Promise<T> {
     const current = (await this.admin.call<Settings>('PATCH', '/settings', {})).approvalRequired;
-    if (current === required) return create();
-    await this.admin.call('PATCH', '/settings', { approvalRequired: required });
+    if (current) return create();
+    await this.admin.call('PATCH', '/settings', { approvalRequired: true });
     try {
       return await create();
     } finally {

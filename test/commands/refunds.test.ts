@@ -168,9 +168,8 @@ describe('refunds run', () => {
   });
 
   it('tolerates a torn last line: ignored, reported once, and the next record starts on a fresh line', async () => {
-    const [a, b] = await placeOrders(2);
-    await cancel(a.id);
-    await cancel(b.id);
+    const [a, b, c] = await placeOrders(3);
+    for (const order of [a, b, c]) await cancel(order.id);
     const kept = { orderId: a.id, coinPrice: a.coinPrice, currency: a.currency, eventId: null, refundedAt: '2026-11-21T10:00:00.000Z' };
     const torn = `{"orderId":"${b.id}","coinPr`;
     writeFileSync(LEDGER(), `${JSON.stringify(kept)}\n${torn}`, { mode: 0o600 });
@@ -178,16 +177,17 @@ describe('refunds run', () => {
     const note = `note: ledger ${LEDGER()}: ignoring a torn last line (a write cut off by a crash); the next record starts on a fresh line\n`;
     expect(ls).toEqual({ exitCode: 0, stdout: `${JSON.stringify(kept)}\n`, stderr: note });
 
+    // The torn record was never complete: its refund is paid (again), and reported once in this run.
     const paid = await run('refunds', 'run', '--ledger', LEDGER(), '--exec', RECORD);
     expect(paid.exitCode).toBe(0);
-    expect(paid.stderr).toBe(`${note}1 refund paid; ledger ${LEDGER()}\n`);
-    expect(recorded().map((line) => line.split(' ')[0])).toEqual([b.id]);
-    const [entry] = jsonLines(paid.stdout);
-    expect(readFileSync(LEDGER(), 'utf8')).toBe(`${JSON.stringify(kept)}\n${torn}\n${JSON.stringify(entry)}\n`);
+    expect(paid.stderr).toBe(`${note}2 refunds paid; ledger ${LEDGER()}\n`);
+    expect(recorded().map((line) => line.split(' ')[0])).toEqual([b.id, c.id]);
+    const entries = jsonLines(paid.stdout);
+    expect(readFileSync(LEDGER(), 'utf8')).toBe(`${JSON.stringify(kept)}\n${torn}\n${entries.map((e) => `${JSON.stringify(e)}\n`).join('')}`);
     const after = await run('refunds', 'ls', '--ledger', LEDGER());
     expect(after).toEqual({
       exitCode: 0,
-      stdout: `${JSON.stringify(kept)}\n${JSON.stringify(entry)}\n`,
+      stdout: [kept, ...entries].map((e) => `${JSON.stringify(e)}\n`).join(''),
       stderr: `note: ledger ${LEDGER()}: 1 unreadable line ignored (left by an interrupted write)\n`,
     });
   });

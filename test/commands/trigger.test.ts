@@ -96,11 +96,19 @@ describe('svc trigger', () => {
     expect(again.exitCode).toBe(1);
   });
 
-  it('with approval required, an order.approved flow still works and the setting stays on', async () => {
+  it('with approval required: links and orders are approved on the way, and the setting stays on', async () => {
     await sandbox.admin('PATCH', '/settings', { approvalRequired: true });
-    const result = await run('trigger', 'personal_link.claimed');
-    expect(result.exitCode).toBe(0);
-    expect(jsonLines(result.stdout).map((e) => e.type)).toEqual(['personal_link.created', 'personal_link.claimed']);
+    const claimed = await run('trigger', 'personal_link.claimed');
+    expect(claimed.exitCode).toBe(0);
+    expect(jsonLines(claimed.stdout).map((e) => [e.type, e.data.status])).toEqual([
+      ['personal_link.created', 'REQUESTED'],
+      ['personal_link.approved', 'ACTIVE'],
+      ['personal_link.claimed', 'CLAIMED'],
+    ]);
+    const sent = await run('trigger', 'order.sent');
+    expect(jsonLines(sent.stdout).map((e) => e.type)).toEqual(['order.approved', 'order.sent']);
+    const approved = await run('trigger', 'order.approved');
+    expect(jsonLines(approved.stdout).map((e) => e.type)).toEqual(['order.approved']);
     expect((await sandbox.admin('PATCH', '/settings', {})).body.approvalRequired).toBe(true);
   });
 

@@ -77,8 +77,8 @@ export class Ledger {
   /** bytes read and parsed so far (always at a line start) */
   private offset = 0;
   private handle?: fs.FileHandle;
-  private tornReported = false;
-  private unreadableReported = false;
+  /** damage (a torn or unreadable line) is reported once per run: a torn line, once repaired, reads as unreadable */
+  private damageReported = false;
 
   constructor(
     readonly path: string,
@@ -130,15 +130,15 @@ export class Ledger {
       }
       // Bytes after the last line break: a record torn by a crash (or one being written right now).
       // It stays unread, so it is looked at again next time; it is never taken as a record.
-      if (carry.length > 0 && carry.toString('utf8').trim() !== '' && !this.tornReported) {
-        this.tornReported = true;
+      if (carry.length > 0 && carry.toString('utf8').trim() !== '' && !this.damageReported) {
+        this.damageReported = true;
         this.warn(`note: ledger ${this.path}: ignoring a torn last line (a write cut off by a crash); the next record starts on a fresh line`);
       }
     } finally {
       await file.close();
     }
-    if (unreadable > 0 && !this.unreadableReported) {
-      this.unreadableReported = true;
+    if (unreadable > 0 && !this.damageReported) {
+      this.damageReported = true;
       this.warn(`note: ledger ${this.path}: ${unreadable} unreadable ${unreadable === 1 ? 'line' : 'lines'} ignored (left by an interrupted write)`);
     }
   }
