@@ -244,3 +244,27 @@ describe('refunds mark and ls', () => {
     expect(result).toEqual({ exitCode: 2, stdout: '', stderr: 'error: usage_error: --exec: required: the command that pays one refund (it reads the refund as JSON on stdin)\n' });
   });
 });
+
+describe('the runner lock', () => {
+  it.runIf(process.platform === 'linux')('a lock left by a dead runner whose pid now belongs to a younger process is taken over (Linux /proc)', async () => {
+    const [order] = await placeOrders(1);
+    await cancel(order.id);
+    // This test's own process stands in for the process that reused the pid: it started after the lock.
+    const host = (await import('node:os')).hostname();
+    writeFileSync(`${LEDGER()}.lock`, JSON.stringify({ pid: process.ppid, host, token: 'old', since: '2000-01-01T00:00:00.000Z' }));
+    const result = await run('refunds', 'run', '--ledger', LEDGER(), '--exec', RECORD);
+    expect(result.exitCode).toBe(0);
+    expect(recorded()).toHaveLength(1);
+  });
+
+  it('a live holder with a recent lock is respected: nothing is paid', async () => {
+    const [order] = await placeOrders(1);
+    await cancel(order.id);
+    const host = (await import('node:os')).hostname();
+    writeFileSync(`${LEDGER()}.lock`, JSON.stringify({ pid: process.ppid, host, token: 'live', since: new Date().toISOString() }));
+    const result = await run('refunds', 'run', '--ledger', LEDGER(), '--exec', RECORD);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(`error: ledger_locked: another refunds run (pid ${process.ppid}) holds the ledger; nothing was paid\n`);
+    expect(recorded()).toEqual([]);
+  });
+});

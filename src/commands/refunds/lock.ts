@@ -43,10 +43,18 @@ export async function acquireLedgerLock(lockPath: string, options: LockOptions):
   const deadline = Date.now() + options.waitMs;
   let told = false;
   for (;;) {
-    if (await tryCreate(lockPath, mine)) return { release: () => release(lockPath, mine.token) };
+    if (await tryCreate(lockPath, mine)) {
+      heldTokens.add(mine.token);
+      return {
+        release: async () => {
+          await release(lockPath, mine.token);
+          heldTokens.delete(mine.token);
+        },
+      };
+    }
     const held = await readOwner(lockPath);
     if (held.kind === 'gone') continue;
-    if (held.kind === 'stale' || (held.kind === 'owner' && !isAlive(held.owner))) {
+    if (held.kind === 'stale' || (held.kind === 'owner' && !(await isAlive(held.owner)))) {
       await takeOver(lockPath, held.text);
       continue;
     }
@@ -103,14 +111,42 @@ async function readOwner(lockPath: string): Promise<Held> {
   return ageMs > EMPTY_STALE_MS ? { kind: 'stale', text } : { kind: 'starting' };
 }
 
-/** A holder on another host cannot be checked from here: it counts as alive. */
-function isAlive(owner: LockOwner): boolean {
+/** Tokens of the locks this process holds: the same pid with another token is a dead predecessor's. */
+const heldTokens = new Set<string>();
+
+/**
+ * Whether the lock's owner still runs. A holder on another host cannot be checked from here: it
+ * counts as alive. A pid reused since the lock was taken (a process younger than the lock) is dead.
+ */
+async function isAlive(owner: LockOwner): Promise<boolean> {
   if (owner.host !== hostname()) return true;
+  if (owner.pid === process.pid) return heldTokens.has(owner.token);
   try {
     process.kill(owner.pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  const started = await processStartMs(owner.pid);
+  const since = Date.parse(owner.since);
+  return started === undefined || Number.isNaN(since) || started <= since + PID_REUSE_SLACK_MS;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat on Linux (USER_HZ, 100 on every mainstream build). */
+const USER_HZ = 100;
+// Generous, so a wall-clock step after the lock was taken never makes a live holder look reused.
+const PID_REUSE_SLACK_MS = 60_000;
+
+/** When a process started (Linux /proc), or undefined where that cannot be read. */
+async function processStartMs(pid: number): Promise<number | undefined> {
+  try {
+    const [stat, system] = await Promise.all([fs.readFile(`/proc/${pid}/stat`, 'utf8'), fs.readFile('/proc/stat', 'utf8')]);
+    // Fields after the command name (which may hold spaces) start at ")"; starttime is field 22.
+    const startTicks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const bootSeconds = Number(/^btime (\d+)$/m.exec(system)?.[1]);
+    if (!Number.isFinite(startTicks) || !Number.isFinite(bootSeconds)) return undefined;
+    return bootSeconds * 1000 + (startTicks / USER_HZ) * 1000;
+  } catch {
+    return undefined;
   }
 }
 
