@@ -17,6 +17,7 @@ import { ApiError, ExitCode, FailureError, SvcError, UsageError } from '../core/
 import { terminalSafeLine } from '../core/sanitize.js';
 import * as validate from '../core/validate.js';
 import { feed, type FeedEvent } from './events/feed.js';
+import type { DeliveryRecord as Delivery } from '../sandbox/webhooks.js';
 import { SandboxAdmin } from './trigger-sandbox.js';
 
 export interface TriggerOptions {
@@ -26,17 +27,6 @@ export interface TriggerOptions {
 
 interface Settings {
   approvalRequired: boolean;
-}
-
-interface Delivery {
-  eventId: string;
-  type: string;
-  keyName: string;
-  url: string;
-  attempt: number;
-  status: number | null;
-  error: string | null;
-  at: string;
 }
 
 export async function run(ctx: Context, opts: TriggerOptions, args: string[]): Promise<number | void> {

@@ -28,7 +28,7 @@ export interface LedgerPlace {
   cursorPath: string;
   /** the runner lock, beside the ledger */
   lockPath: string;
-  profile: string;
+  /** the base URL whose feed the cursor belongs to */
   baseUrl: string;
 }
 
@@ -45,7 +45,7 @@ export async function ledgerPlace(ctx: Context, ledgerFlag: string | undefined):
     const safeName = profile.name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64);
     path = join(config.directory, 'refunds', `${safeName}-${digest}.jsonl`);
   }
-  return { path, cursorPath: `${path}.cursor`, lockPath: `${path}.lock`, profile: profile.name, baseUrl: profile.baseUrl };
+  return { path, cursorPath: `${path}.cursor`, lockPath: `${path}.lock`, baseUrl: profile.baseUrl };
 }
 
 /**

@@ -14,7 +14,7 @@ export type DueElement =
   | { kind: 'caught-up'; cursor: string | null }
   | { kind: 'status'; level: 'warning' | 'info'; message: string };
 
-export interface DueOptions {
+export interface DueSourceOptions {
   client: ApiClient;
   ledger: Ledger;
   after: string | undefined;
@@ -26,7 +26,7 @@ export interface DueOptions {
 /** The feed's biggest page: a catch-up over a month of events takes the fewest round trips. */
 const PAGE_SIZE = 100;
 
-export async function* dueRefunds(options: DueOptions): AsyncGenerator<DueElement> {
+export async function* dueRefunds(options: DueSourceOptions): AsyncGenerator<DueElement> {
   const yielded = new Set<string>();
   for await (const element of feed({ client: options.client, after: options.after, limit: PAGE_SIZE, follow: options.follow, intervalMs: options.intervalMs, signal: options.signal })) {
     if (element.kind !== 'page') {
