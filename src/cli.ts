@@ -254,6 +254,47 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .action(action(() => import('./commands/events/tail.js')));
   });
 
+  group('refunds', 'pay each cancelled order\'s refund exactly once, with a ledger', ['svc refunds due', 'svc refunds run --exec ./refund.sh'], (refunds) => {
+    const ledgerOption = (command: Command) => command.option('--ledger <file>', 'ledger file (default: one per profile and base URL in the config directory)');
+    ledgerOption(refunds.command('due'))
+      .description('list cancelled orders not yet refunded, from the refund cursor; moves nothing')
+      .option('--from-start', 'read the whole feed, not from the refund cursor (the ledger still holds)')
+      .addHelpText('after', examples('svc refunds due', 'svc refunds due --from-start -o jsonl | jq -r .orderId'))
+      .action(action(() => import('./commands/refunds/due.js')));
+    ledgerOption(refunds.command('run'))
+      .description('run CMD once per due refund (refund JSON on stdin, SVC_REFUND_* set) and record each in the ledger')
+      .option('--exec <cmd>', 'the shell command that pays one refund; exit 0 means paid')
+      .option('-f, --follow', 'keep reconciling every --interval seconds until Ctrl-C')
+      .option('--interval <seconds>', 'reconcile interval with --follow (default 300)')
+      .addHelpText(
+        'after',
+        examples(
+          'svc refunds run --exec ./refund.sh',
+          'svc refunds run --exec \'curl -fsS -X POST https://wallet.internal/refunds -d @-\' --follow',
+          'svc refunds run --exec \'echo "$SVC_REFUND_ORDER_ID $SVC_REFUND_COIN_PRICE $SVC_REFUND_CURRENCY" >> paid.txt\'',
+        ),
+      )
+      .action(action(() => import('./commands/refunds/run.js')));
+    ledgerOption(refunds.command('mark'))
+      .argument('<orderId...>', 'order ids refunded by other means')
+      .description('record refunds made by other means, so run never pays them')
+      .addHelpText('after', examples('svc refunds mark 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11'))
+      .action(action(() => import('./commands/refunds/mark.js')));
+    ledgerOption(refunds.command('ls'))
+      .description('list the ledger: orderId, coinPrice, currency, eventId, refundedAt')
+      .addHelpText('after', examples('svc refunds ls', 'svc refunds ls -o jsonl | jq -r .orderId'))
+      .action(action(() => import('./commands/refunds/ls.js')));
+  });
+
+  program
+    .command('trigger')
+    .argument('<type>', 'event type: personal_link.created|approved|claimed|cancelled|expired, order.approved|cancelled|sent|completed, ping')
+    .description('sandbox only: make the sandbox produce an event of TYPE and print the events it caused')
+    .option('--link <id>', 'act on this link instead of creating one')
+    .option('--order <id>', 'act on this order (placed by this key) instead of placing one')
+    .addHelpText('after', examples('svc --profile sandbox trigger order.cancelled', 'svc trigger personal_link.approved', 'svc trigger order.sent --order <id>', 'svc trigger ping'))
+    .action(action(() => import('./commands/trigger.js')));
+
   group('webhooks', 'test, sign and receive webhooks', ['svc webhooks test', 'svc webhooks listen --port 4242'], (webhooks) => {
     webhooks
       .command('test')

@@ -12,6 +12,21 @@ export const ORDER_STATUSES: readonly OrderStatus[] = ['REQUESTED', 'PROCESSING'
 export const CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['ACTIVE', 'COMPLETED'];
 export const EVENT_TYPES: readonly string[] = ['personal_link.created', 'personal_link.approved', 'personal_link.claimed', 'personal_link.cancelled', 'personal_link.expired', 'order.approved', 'order.cancelled', 'order.sent', 'order.completed', 'ping'];
 
+/** Every event type of the spec's Events table (ping only ever comes from POST /webhooks:test). */
+export const EVENT_TYPES = [
+  'personal_link.created',
+  'personal_link.approved',
+  'personal_link.claimed',
+  'personal_link.cancelled',
+  'personal_link.expired',
+  'order.approved',
+  'order.cancelled',
+  'order.sent',
+  'order.completed',
+  'ping',
+] as const;
+export type EventTypeName = (typeof EVENT_TYPES)[number];
+
 export interface TenantCustomField {
   id: string;
   label: string;

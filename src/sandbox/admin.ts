@@ -16,6 +16,8 @@ import type { WebhookQueue } from './webhooks.js';
  * - PATCH /settings also takes `requiredCustomFieldIds: string[]`, making exactly those custom
  *   fields required (the seed has none required), to exercise the required-field rule;
  * - POST /campaigns/{id}/reopen: a COMPLETED campaign takes links again (its expired links stay EXPIRED);
+ * - POST /campaigns `{brandIds, name?}`: a new ACTIVE campaign (so one link can expire with its own campaign);
+ * - POST /links/{id}/cancel `{reason?}`: the team withdraws a REQUESTED or ACTIVE link;
  * - GET /gifts: every gift of every store, including those a store read leaves out (unpublished,
  *   not yet available, sold out), so each gift_not_available reason can be triggered;
  * - PATCH /gifts/{productId} `{published?, prices?: {default|CC: "decimal"}, stock?: [{variations, stock}]}`.
@@ -145,6 +147,35 @@ const routes: AdminRoute[] = [
       const link = adminLink(ctx);
       const order = transition(() => ctx.services.state.claimLink(link));
       return ok({ link: linkJson(link), order: orderJson(order) });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/links/{id}/cancel',
+    handle: (ctx) => {
+      const link = adminLink(ctx);
+      const errors = new FieldErrors();
+      const reason = errors.optionalString(bodyObject(ctx.body).reason, 'reason', 1000) ?? 'Withdrawn by the team.';
+      errors.throwIfAny();
+      transition(() => ctx.services.state.cancelLink(link, reason, null));
+      return ok(linkJson(link));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/campaigns',
+    handle: ({ services: { state }, body: rawBody }) => {
+      const body = bodyObject(rawBody);
+      const errors = new FieldErrors();
+      const name = errors.optionalString(body.name, 'name', 255) ?? 'Sandbox Campaign';
+      const { brandIds } = body;
+      if (!Array.isArray(brandIds) || brandIds.length === 0 || !brandIds.every((id) => typeof id === 'string' && state.brand(id) !== undefined)) {
+        errors.add('brandIds', brandIds === undefined ? 'required' : 'invalid', 'brandIds must be a non-empty list of brand ids.');
+      }
+      errors.throwIfAny();
+      const campaign: Campaign = { id: state.newId(), name, status: 'ACTIVE', brandIds: [...new Set(brandIds as string[])], expiresAt: null };
+      state.campaigns.push(campaign);
+      return ok({ id: campaign.id, name: campaign.name, status: campaign.status, brandIds: campaign.brandIds }, 201);
     },
   },
   orderMove('approve', (state, order) => state.approveOrder(order)),

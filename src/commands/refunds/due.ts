@@ -1,0 +1,68 @@
+/**
+ * `svc refunds due [--from-start]`: every cancelled order of the feed, from the refund cursor, that
+ * the ledger does not hold yet. JSON lines in a pipe (streamed); on a TTY a table with exact totals
+ * per currency. It moves nothing: neither cursor nor ledger.
+ */
+import type { Context } from '../../core/context.js';
+import { ExitCode, InterruptedError } from '../../core/errors.js';
+import type { Output } from '../../core/output.js';
+import { terminalSafeLine } from '../../core/sanitize.js';
+import { Ledger, ledgerPlace, readRefundCursor } from './ledger.js';
+import { currencyName, totalsByCurrency, type Refund } from './refund.js';
+import { dueRefunds } from './source.js';
+
+export interface DueOptions {
+  fromStart?: boolean;
+  ledger?: string;
+}
+
+export async function run(ctx: Context, opts: DueOptions): Promise<number | void> {
+  const place = await ledgerPlace(ctx, opts.ledger);
+  const warn = (line: string) => ctx.io.info(line);
+  const ledger = new Ledger(place.path, warn);
+  await ledger.refresh();
+  const after = opts.fromStart ? undefined : await readRefundCursor(place, warn);
+  const client = await ctx.client();
+  const output = await ctx.output();
+  const array = output.format === 'json' ? output.jsonArray() : undefined;
+  const forTable: Refund[] = [];
+  try {
+    for await (const element of dueRefunds({ client, ledger, after, follow: false, intervalMs: 0, signal: ctx.signal })) {
+      if (element.kind !== 'page') continue;
+      if (output.format === 'jsonl') {
+        if (element.refunds.length > 0) await output.io.write(element.refunds.map((refund) => `${JSON.stringify(refund)}\n`).join(''));
+      } else if (array) {
+        await array.items(element.refunds);
+      } else {
+        forTable.push(...element.refunds);
+      }
+    }
+  } catch (error) {
+    if (error instanceof InterruptedError || ctx.signal.aborted) return ExitCode.interrupted;
+    throw error;
+  } finally {
+    await array?.close().catch(() => undefined);
+  }
+  if (output.format !== 'table') return;
+  if (forTable.length === 0) ctx.io.info('No refunds due.');
+  else await output.io.write(await dueTable(output, forTable));
+}
+
+/** The table a person reads: one row per refund, then one total per currency (exact decimals). */
+export async function dueTable(output: Output, refunds: readonly Refund[]): Promise<string> {
+  const table = await output.table(
+    [
+      { header: 'ORDER ID', value: (r: Refund) => terminalSafeLine(r.orderId) },
+      { header: 'COIN PRICE', value: (r: Refund) => terminalSafeLine(r.coinPrice ?? '?') },
+      { header: 'CURRENCY', value: (r: Refund) => terminalSafeLine(currencyName(r.currency)) },
+      { header: 'REFERENCE', value: (r: Refund) => terminalSafeLine(r.reference ?? '') },
+      { header: 'CANCELLED AT', value: (r: Refund) => terminalSafeLine(r.cancelledAt ?? '') },
+    ],
+    [...refunds],
+  );
+  const totals = totalsByCurrency(refunds).map(
+    (total) =>
+      `Total ${terminalSafeLine(total.currency || '(no currency)')}: ${total.total ?? '? (a price is missing or not a decimal)'} in ${total.count} ${total.count === 1 ? 'refund' : 'refunds'}`,
+  );
+  return `${table}${totals.join('\n')}\n`;
+}

@@ -1,0 +1,26 @@
+/** `svc refunds ls`: the ledger, oldest first: orderId, coinPrice, currency, eventId, refundedAt. */
+import type { Context } from '../../core/context.js';
+import { terminalSafeLine } from '../../core/sanitize.js';
+import { Ledger, ledgerPlace, type LedgerEntry } from './ledger.js';
+import { currencyName } from './refund.js';
+
+export interface LsOptions {
+  ledger?: string;
+}
+
+export async function run(ctx: Context, opts: LsOptions): Promise<number | void> {
+  const place = await ledgerPlace(ctx, opts.ledger);
+  const ledger = new Ledger(place.path, (line) => ctx.io.info(line));
+  await ledger.refresh();
+  const output = await ctx.output();
+  await output.list([{ items: ledger.list(), nextCursor: null }], {
+    noun: `refunds in ${place.path}`,
+    columns: [
+      { header: 'ORDER ID', value: (e: LedgerEntry) => terminalSafeLine(e.orderId) },
+      { header: 'COIN PRICE', value: (e: LedgerEntry) => terminalSafeLine(e.coinPrice ?? '') },
+      { header: 'CURRENCY', value: (e: LedgerEntry) => terminalSafeLine(currencyName(e.currency)) },
+      { header: 'EVENT ID', value: (e: LedgerEntry) => terminalSafeLine(e.eventId ?? '') },
+      { header: 'REFUNDED AT', value: (e: LedgerEntry) => terminalSafeLine(e.refundedAt) },
+    ],
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * `svc refunds run --exec CMD [--follow] [--interval S]`: pays each due refund once, in feed order.
+ * For each one: run CMD; on exit 0 append the orderId to the ledger and fsync it before the next;
+ * on a failure stop (exit 1) with nothing recorded for it. The refund cursor moves only past pages
+ * whose refunds are all in the ledger, after the ledger is on disk. One runner per ledger (a lock).
+ * The only window for a repeat is a crash between CMD's exit 0 and the ledger's fsync: CMD gets the
+ * orderId so it can deduplicate.
+ */
+import type { Context } from '../../core/context.js';
+import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core/errors.js';
+import { terminalSafeLine } from '../../core/sanitize.js';
+import * as validate from '../../core/validate.js';
+import { execRefund } from './exec.js';
+import { Ledger, ledgerPlace, readRefundCursor, writeRefundCursor, type LedgerEntry } from './ledger.js';
+import { acquireLedgerLock } from './lock.js';
+import { currencyName } from './refund.js';
+import { dueRefunds } from './source.js';
+
+export interface RunOptions {
+  exec?: string;
+  follow?: boolean;
+  interval?: string;
+  ledger?: string;
+}
+
+/** A second runner waits this long for the first to finish before it refuses. */
+const LOCK_WAIT_MS = 2_000;
+const DEFAULT_INTERVAL_SECONDS = 300;
+
+export async function run(ctx: Context, opts: RunOptions): Promise<number | void> {
+  if (opts.exec === undefined || opts.exec.trim() === '') throw new UsageError('--exec: required: the command that pays one refund (it reads the refund as JSON on stdin)');
+  const intervalMs = (validate.positiveNumber(opts.interval, '--interval') ?? DEFAULT_INTERVAL_SECONDS) * 1000;
+  const place = await ledgerPlace(ctx, opts.ledger);
+  const client = await ctx.client();
+  const output = await ctx.output();
+  const warn = (line: string) => ctx.io.info(line);
+
+  const lock = await acquireLedgerLock(place.lockPath, {
+    waitMs: LOCK_WAIT_MS,
+    signal: ctx.signal,
+    onWait: (who) => warn(`… another refunds run (${who}) holds the ledger; waiting up to ${LOCK_WAIT_MS / 1000}s`),
+  });
+  const ledger = new Ledger(place.path, warn);
+  const array = output.format === 'json' ? output.jsonArray() : undefined;
+  let paid = 0;
+  let savedCursor: string | undefined;
+  try {
+    // Read under the lock: what an earlier runner recorded is seen before anything is paid.
+    await ledger.refresh();
+    const after = await readRefundCursor(place, warn);
+    savedCursor = after;
+    for await (const element of dueRefunds({ client, ledger, after, follow: Boolean(opts.follow), intervalMs, signal: ctx.signal })) {
+      if (element.kind === 'status') {
+        warn(`… ${element.message}`);
+        continue;
+      }
+      if (element.kind === 'page') {
+        for (const refund of element.refunds) {
+          await ledger.refresh();
+          if (ledger.has(refund.orderId)) continue;
+          const outcome = await execRefund(opts.exec, refund, ctx.env, ctx.io.streams.stderr);
+          if (!outcome.ok) {
+            if (ctx.signal.aborted) throw new InterruptedError();
+            throw new FailureError(
+              `--exec failed for order ${terminalSafeLine(refund.orderId)} (${outcome.how}); nothing was recorded for it and it stays due`,
+              'refund_failed',
+              paid > 0 ? `${paid} ${paid === 1 ? 'refund was' : 'refunds were'} paid and recorded before it` : undefined,
+            );
+          }
+          // CMD paid: record it before anything else, even when Ctrl-C came meanwhile.
+          const entry: LedgerEntry = {
+            orderId: refund.orderId,
+            coinPrice: refund.coinPrice,
+            currency: refund.currency,
+            eventId: refund.eventId,
+            refundedAt: new Date().toISOString(),
+          };
+          await ledger.append(entry);
+          paid++;
+          await report(entry);
+          if (ctx.signal.aborted) throw new InterruptedError();
+        }
+      }
+      // Every refund up to this cursor is in the ledger, on disk: the cursor may pass them.
+      if (element.cursor !== null && element.cursor !== savedCursor) {
+        await writeRefundCursor(place, element.cursor);
+        savedCursor = element.cursor;
+      }
+      if (element.kind === 'caught-up') {
+        if (!opts.follow) warn(`${paid} ${paid === 1 ? 'refund' : 'refunds'} paid; ledger ${place.path}`);
+        else if (ctx.io.stderrIsTTY) warn(`Caught up (${paid} paid so far); reconciling every ${intervalMs / 1000}s (Ctrl-C to stop).`);
+      }
+    }
+  } catch (error) {
+    if (error instanceof InterruptedError || (ctx.signal.aborted && !(error instanceof FailureError))) {
+      warn(`interrupted; ${paid} ${paid === 1 ? 'refund' : 'refunds'} paid and recorded`);
+      return ExitCode.interrupted;
+    }
+    throw error;
+  } finally {
+    await array?.close().catch(() => undefined);
+    await ledger.close();
+    await lock.release();
+  }
+
+  async function report(entry: LedgerEntry): Promise<void> {
+    if (output.format === 'jsonl') await output.io.write(`${JSON.stringify(entry)}\n`);
+    else if (array) await array.items([entry]);
+    else await output.io.write(`refunded ${terminalSafeLine(entry.orderId)}  ${terminalSafeLine(entry.coinPrice ?? '?')} ${terminalSafeLine(currencyName(entry.currency))}\n`);
+  }
+}
