@@ -126,6 +126,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (answerFaultBeforeCall(fault, req, res)) return;
     const { route, params } = routeCall(req, path, key);
     const body = route.method === 'POST' ? await readJsonBody(req) : undefined;
+    // What fell due while the body arrived is applied before the call acts on the state.
+    if (body !== undefined) state.sweep();
 
     const idempotencyKey = readIdempotencyKey(req.headers['idempotency-key'], route.idempotency);
     const claim = idempotencyKey === undefined ? undefined : idempotency.begin(key.name, idempotencyKey, requestFingerprint(route.method, path, url.searchParams, body));
@@ -176,6 +178,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       await handleApi(req, res, url, path.slice('/v1'.length), origin);
     } else if (path === '/_sandbox' || path.startsWith('/_sandbox/')) {
       if (!isLoopback(req.socket.remoteAddress)) throw new ApiProblem(403, 'forbidden', 'The admin API answers loopback clients only.');
+      // The team acts on the state as it is now: expiries that fell due are applied first.
+      state.sweep();
       const result = await handleAdmin(admin, req.method ?? 'GET', path.slice('/_sandbox'.length), () => readJsonBody(req));
       sendJson(res, result.status, result.json);
     } else if (path.startsWith('/images/')) {
