@@ -26,6 +26,8 @@ export interface SandboxOptions {
   /** One line per request and per webhook attempt. */
   log?: (line: string) => void;
   clock?: VirtualClock;
+  /** Milliseconds of a monotonic real-time clock for the rate limits (tests inject one; default performance.now). */
+  rateLimitClock?: () => number;
 }
 
 export interface SandboxKeyInfo {
@@ -66,8 +68,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     rateLimitPerMinute: options.rateLimitPerMinute ?? 3000,
   });
   const webhooks = new WebhookQueue(state, log);
-  const limiter = new RateLimiter(state.tenant.rateLimitPerMinute);
-  const imageLimiter = new RateLimiter(IMAGE_REQUESTS_PER_MINUTE);
+  const limiter = new RateLimiter(state.tenant.rateLimitPerMinute, options.rateLimitClock);
+  // Images have their own limit, per client address, apart from the keys' limit.
+  const imageLimiter = new RateLimiter(IMAGE_REQUESTS_PER_MINUTE, options.rateLimitClock);
   const idempotency = new IdempotencyStore(clock);
   const faults: Faults = { ...NO_FAULTS, ...options.faults };
   const faultRandom = new SeededRandom(seed ^ 0x5eed);
