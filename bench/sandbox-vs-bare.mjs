@@ -3,6 +3,7 @@
 // alternating rounds so drift on a shared machine hits both alike. Target: sandbox ≥ 0.8× bare.
 // Run: npm run build && node bench/sandbox-vs-bare.mjs [--seconds 4] [--rounds 8] [--connections 16]
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
@@ -27,6 +28,7 @@ async function startBare(body) {
     createInterface({ input: child.stdout }).once('line', (line) => resolve(Number(line)));
   });
   return {
+    pid: child.pid,
     origin: `http://127.0.0.1:${port}`,
     stop: () => new Promise((resolve) => {
       child.once('exit', resolve);
@@ -35,9 +37,20 @@ async function startBare(body) {
   };
 }
 
+/** CPU seconds a process has used so far (user + system), from /proc; NaN where there is none. */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Requests answered 200 during `ms`, CONNECTIONS requests in flight at all times. */
-async function load(pool, path, headers, ms) {
+async function load(pool, path, headers, ms, counts) {
   let done = 0;
+  const cpuBefore = cpuSeconds(counts?.pid);
   const until = performance.now() + ms;
   const worker = async () => {
     while (performance.now() < until) {
@@ -49,6 +62,10 @@ async function load(pool, path, headers, ms) {
   };
   const started = performance.now();
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  if (counts) {
+    counts.requests += done;
+    counts.cpu += cpuSeconds(counts.pid) - cpuBefore;
+  }
   return done / ((performance.now() - started) / 1000);
 }
 
@@ -65,11 +82,12 @@ try {
   await load(sandboxPool, `${base.pathname}/me`, headers, 300);
   await load(barePool, `${base.pathname}/me`, headers, 300);
   const rates = { sandbox: [], bare: [] };
+  const counts = { sandbox: { pid: sandbox.pid, requests: 0, cpu: 0 }, bare: { pid: bare.pid, requests: 0, cpu: 0 } };
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? ['sandbox', 'bare'] : ['bare', 'sandbox'];
     for (const name of order) {
       const pool = name === 'sandbox' ? sandboxPool : barePool;
-      rates[name].push(await load(pool, `${base.pathname}/me`, headers, ROUND_MS));
+      rates[name].push(await load(pool, `${base.pathname}/me`, headers, ROUND_MS, counts[name]));
     }
   }
   const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
@@ -79,6 +97,12 @@ try {
   console.log(`bare    ${mean(rates.bare).toFixed(0)} requests/s   (rounds: ${rates.bare.map((r) => r.toFixed(0)).join(', ')})`);
   const medianRatio = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
   console.log(`ratio   ${(mean(rates.sandbox) / mean(rates.bare)).toFixed(2)} of the means, ${medianRatio.toFixed(2)} median of rounds (per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}); target >= 0.80`);
+  // Server CPU per request hardly depends on what else the machine runs: the steadier figure when it is busy.
+  const perRequest = (c) => (c.cpu / c.requests) * 1e6;
+  console.log(
+    `cpu     sandbox ${perRequest(counts.sandbox).toFixed(0)} µs/request, bare ${perRequest(counts.bare).toFixed(0)} µs/request: ` +
+      `requests per CPU second ratio ${(perRequest(counts.bare) / perRequest(counts.sandbox)).toFixed(2)}`,
+  );
 } finally {
   await Promise.all([sandboxPool.close(), barePool.close()]);
   await Promise.all([sandbox.stop(), bare.stop()]);

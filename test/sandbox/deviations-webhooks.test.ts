@@ -31,7 +31,10 @@ async function attemptsToFull(): Promise<Attempt[]> {
   return items.filter((d) => d.keyName === 'full').map(({ eventId, type, attempt }) => ({ eventId, type, attempt }));
 }
 
-/** Waits until `count` first attempts to `full` have been recorded (they run at once, in the background). */
+/**
+ * Waits until `count` first attempts to `full` have been recorded (they run at once, in the
+ * background, and are recorded as they finish: one is awaited before the next event is made).
+ */
 async function firstAttempts(count: number): Promise<Attempt[]> {
   const deadline = Date.now() + 5000;
   for (;;) {
@@ -84,6 +87,7 @@ const advance = async (seconds: number): Promise<void> => {
 describe('each retry re-checks the key as it is now', () => {
   test('a key that lost REWARD_STORES gets no more retries of order events; its link events still retry', async () => {
     const orderId = await shippedOrder();
+    await firstAttempts(1);
     const linkId = await teamLink(sb.sandbox.state.brands[0].id);
     const orderEvent = await eventIdOf('order.sent', orderId);
     const linkEvent = await eventIdOf('personal_link.created', linkId);
@@ -127,6 +131,7 @@ describe('each retry re-checks the key as it is now', () => {
   test('a key that lost a brand gets no more retries of that brand\'s events; other brands still retry', async () => {
     const [kept, lost] = sb.sandbox.state.brands;
     const keptLink = await teamLink(kept.id);
+    await firstAttempts(1);
     const lostLink = await teamLink(lost.id);
     const keptEvent = await eventIdOf('personal_link.created', keptLink);
     const lostEvent = await eventIdOf('personal_link.created', lostLink);
