@@ -26,6 +26,8 @@ export interface SandboxOptions {
   /** One line per request and per webhook attempt. */
   log?: (line: string) => void;
   clock?: VirtualClock;
+  /** Milliseconds of a monotonic real-time clock for the rate limits (tests inject one; default performance.now). */
+  rateLimitClock?: () => number;
 }
 
 export interface SandboxKeyInfo {
@@ -66,8 +68,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     rateLimitPerMinute: options.rateLimitPerMinute ?? 3000,
   });
   const webhooks = new WebhookQueue(state, log);
-  const limiter = new RateLimiter(state.tenant.rateLimitPerMinute);
-  const imageLimiter = new RateLimiter(IMAGE_REQUESTS_PER_MINUTE);
+  const limiter = new RateLimiter(state.tenant.rateLimitPerMinute, options.rateLimitClock);
+  // Images have their own limit, per client address, apart from the keys' limit.
+  const imageLimiter = new RateLimiter(IMAGE_REQUESTS_PER_MINUTE, options.rateLimitClock);
   const idempotency = new IdempotencyStore(clock);
   const faults: Faults = { ...NO_FAULTS, ...options.faults };
   const faultRandom = new SeededRandom(seed ^ 0x5eed);
@@ -126,6 +129,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (answerFaultBeforeCall(fault, req, res)) return;
     const { route, params } = routeCall(req, path, key);
     const body = route.method === 'POST' ? await readJsonBody(req) : undefined;
+    // What fell due while the body arrived is applied before the call acts on the state.
+    if (body !== undefined) state.sweep();
 
     const idempotencyKey = readIdempotencyKey(req.headers['idempotency-key'], route.idempotency);
     const claim = idempotencyKey === undefined ? undefined : idempotency.begin(key.name, idempotencyKey, requestFingerprint(route.method, path, url.searchParams, body));
@@ -176,6 +181,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       await handleApi(req, res, url, path.slice('/v1'.length), origin);
     } else if (path === '/_sandbox' || path.startsWith('/_sandbox/')) {
       if (!isLoopback(req.socket.remoteAddress)) throw new ApiProblem(403, 'forbidden', 'The admin API answers loopback clients only.');
+      // The team acts on the state as it is now: expiries that fell due are applied first.
+      state.sweep();
       const result = await handleAdmin(admin, req.method ?? 'GET', path.slice('/_sandbox'.length), () => readJsonBody(req));
       sendJson(res, result.status, result.json);
     } else if (path.startsWith('/images/')) {

@@ -18,9 +18,70 @@ export function acceptsJson(accept: string | undefined): boolean {
   });
 }
 
+/** Deepest nesting of arrays and objects a body may have; deeper is 400 before it is parsed. */
+export const MAX_BODY_DEPTH = 64;
 /**
- * Reads a JSON body: 415 when a body is not declared application/json, 413 past 10 MB (the rest is
- * not read), 400 when it does not parse. No body gives undefined.
+ * After a 413 the rest of the upload is read and thrown away (so the client can finish sending and
+ * read the answer, instead of meeting a reset connection); past this much, the connection is cut.
+ */
+const MAX_DISCARDED_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Reads and discards the rest of a request body, chunk by chunk without keeping any; resolves when
+ * the body has ended or the connection has gone.
+ */
+function discardRest(req: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    let discarded = 0;
+    req.on('data', (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > MAX_DISCARDED_BYTES) req.socket.destroy();
+    });
+    req.once('end', () => resolve());
+    req.once('close', () => resolve());
+    req.resume();
+  });
+}
+
+/**
+ * The 413 for a body past 10 MB, answered once the rest of the upload has been read and discarded:
+ * closing a socket with unread data resets it (the client sees EPIPE or ECONNRESET instead of the
+ * answer), and an answer sent before the upload ends stalls clients that write piece by piece (node's
+ * own http client stops writing once its response has ended on a keep-alive connection).
+ */
+async function refuseTooLarge(req: IncomingMessage): Promise<never> {
+  await discardRest(req);
+  throw new ApiProblem(413, 'payload_too_large', 'The request body is larger than 10 MB.');
+}
+
+/**
+ * Whether JSON text nests arrays and objects deeper than `max` (brackets inside strings do not
+ * count). One linear pass, no recursion: run before parsing, so no later step (canonicalising,
+ * checking) ever meets a deep structure.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/**
+ * Reads a JSON body: 415 when a body is not declared application/json, 413 past 10 MB, 400 when it
+ * nests deeper than 64 levels or does not parse. No body gives undefined. Past 10 MB nothing more
+ * is kept: the rest is read and discarded, then the 413 goes out.
  */
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const declaredLength = req.headers['content-length'];
@@ -32,19 +93,17 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
     throw new ApiProblem(415, 'unsupported_media_type', 'Send the request body as application/json.');
   }
   if (!hasBody) return undefined;
-  const tooLarge = (): ApiProblem =>
-    new ApiProblem(413, 'payload_too_large', 'The request body is larger than 10 MB.', {}, { Connection: 'close' });
-  if (Number(declaredLength) > MAX_BODY_BYTES) throw tooLarge();
-  const chunks: Buffer[] = await new Promise((resolve, reject) => {
+  if (Number(declaredLength) > MAX_BODY_BYTES) return refuseTooLarge(req);
+  const chunks: Buffer[] | undefined = await new Promise((resolve, reject) => {
     const received: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        // Stop reading here; the 413 goes out with Connection: close.
+        // Keep nothing more; the 413 follows.
         req.off('data', onData);
-        req.pause();
-        reject(tooLarge());
+        received.length = 0;
+        resolve(undefined);
         return;
       }
       received.push(chunk);
@@ -53,8 +112,12 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
     req.once('end', () => resolve(received));
     req.once('error', reject);
   });
+  if (chunks === undefined) return refuseTooLarge(req);
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;
+  if (nestsDeeperThan(text, MAX_BODY_DEPTH)) {
+    throw invalidField('body', 'invalid', `The request body nests deeper than ${MAX_BODY_DEPTH} levels.`);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {

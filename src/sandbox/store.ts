@@ -276,11 +276,12 @@ export class SandboxState {
   }
 
   /**
-   * Moves a link to `to` at one tick, stamps the time of that move, and records its event. A link
-   * that is no longer open leaves its campaign's open set, so the campaign's end does not expire it.
+   * Moves a link to `to` at one tick (or at `at`, the instant a move became due), stamps the time of
+   * that move, and records its event. A link that is no longer open leaves its campaign's open set,
+   * so the campaign's end does not expire it.
    */
-  private moveLink(link: PersonalLink, to: LinkStatus, type: EventType, actorKey: string | null): void {
-    const now = this.clock.tick();
+  private moveLink(link: PersonalLink, to: LinkStatus, type: EventType, actorKey: string | null, at?: number): void {
+    const now = at ?? this.clock.tick();
     link.status = to;
     const stampField = LINK_MOVE_STAMPS[to];
     if (stampField !== undefined) link[stampField] = now;
@@ -338,8 +339,12 @@ export class SandboxState {
     if (campaign.expiresAt !== null && campaign.expiresAt <= this.clock.now()) campaign.expiresAt = null;
   }
 
-  /** Ends a campaign; its open links expire, each with one personal_link.expired event. */
-  completeCampaign(campaign: Campaign): void {
+  /**
+   * Ends a campaign; its open links expire, each with one personal_link.expired event. `at` is the
+   * instant it ended when that lies in the past (its expiresAt, reached while the clock jumped): the
+   * links' updatedAt and the events' occurredAt are that instant, not the time the sweep ran.
+   */
+  completeCampaign(campaign: Campaign, at?: number): void {
     if (campaign.status !== 'ACTIVE') throw new TransitionError(`Campaign ${campaign.id} is ${campaign.status}; only an ACTIVE campaign can be completed.`);
     campaign.status = 'COMPLETED';
     const open = this.openLinksByCampaign.get(campaign.id);
@@ -347,7 +352,11 @@ export class SandboxState {
     this.openLinksByCampaign.delete(campaign.id);
     // Oldest first, so the expiry events come in the order the links were made.
     const expiring = [...open].sort((a, b) => a.createdAt - b.createdAt);
-    for (const link of expiring) this.moveLink(link, 'EXPIRED', 'personal_link.expired', null);
+    for (const link of expiring) {
+      // Never before the link's own last change (a record's updatedAt does not go back).
+      const when = at === undefined ? undefined : Math.max(at, link.updatedAt);
+      this.moveLink(link, 'EXPIRED', 'personal_link.expired', null, when);
+    }
   }
 
   /**
@@ -431,11 +440,19 @@ export class SandboxState {
 
   // ---- time ---------------------------------------------------------------------------------
 
-  /** Applies what is due on the virtual clock: campaign expiries and event retention. */
+  /**
+   * Applies what is due on the virtual clock: campaign expiries (stamped at the expiry instant, however
+   * long ago the clock passed it; earliest first) and event retention.
+   */
   sweep(): void {
     const now = this.clock.now();
+    let due: Campaign[] | undefined;
     for (const campaign of this.campaigns) {
-      if (campaign.status === 'ACTIVE' && campaign.expiresAt !== null && campaign.expiresAt <= now) this.completeCampaign(campaign);
+      if (campaign.status === 'ACTIVE' && campaign.expiresAt !== null && campaign.expiresAt <= now) (due ??= []).push(campaign);
+    }
+    if (due !== undefined) {
+      due.sort((a, b) => (a.expiresAt as number) - (b.expiresAt as number));
+      for (const campaign of due) this.completeCampaign(campaign, campaign.expiresAt as number);
     }
     let expired = 0;
     while (expired < this.events.length && this.events[expired].occurredAt < now - EVENT_RETENTION_MICROS) expired++;

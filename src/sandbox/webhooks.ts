@@ -139,9 +139,14 @@ export class WebhookQueue {
     await Promise.all(due.map((delivery) => this.attempt(delivery)));
   }
 
+  /**
+   * Each attempt, the first and every retry, re-applies the routing rules to the key as it is now:
+   * a key revoked, without a webhook URL, or no longer allowed the event (its scope or its brand
+   * removed) gets no more attempts of it.
+   */
   private async attempt(delivery: PendingDelivery): Promise<void> {
     const key = this.state.keyByName(delivery.keyName);
-    if (key === undefined || key.revoked || key.webhookUrl === null) {
+    if (key === undefined || key.revoked || key.webhookUrl === null || !this.state.keyMaySee(key, delivery.event)) {
       this.drop(delivery);
       return;
     }

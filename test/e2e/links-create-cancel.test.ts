@@ -50,7 +50,8 @@ describe.concurrent('links create', () => {
     ['--name: too long', ['--campaign', 'CAMPAIGN', '--name', 'x'.repeat(256)]],
     ['--email: not an e-mail address', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--email', 'nope']],
     ['--message: too long', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--message', 'm'.repeat(256)]],
-    ['--locale: fr-FR is not enabled', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--locale', 'fr-FR']],
+    // Checked before sending when /me is read anyway (here for --field); else the service's 400 says it.
+    ['--locale: fr-FR is not enabled', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--locale', 'fr-FR', '--field', 'VIP tier=Gold']],
     ['no custom field with id or label "Team"', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--field', 'Team=Blue']],
     ['must be one of Bronze, Silver, Gold', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--field', 'VIP tier=Platinum']],
     ['use true or false', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--field', 'Marketing consent=maybe']],
@@ -160,14 +161,18 @@ describe.concurrent('links cancel', () => {
 
 // Changes the account's settings, so it runs alone, after the concurrent tests.
 describe('links create with a required custom field', () => {
-  it('exits 2 naming a required custom field left unanswered', async () => {
+  it('exits 1 with the service\'s errors[] naming a required custom field left unanswered (no /me read first)', async () => {
     const me = JSON.parse((await svc(['me', '-o', 'json'], { env })).stdout);
     const playerId = me.tenant.customFields.find((field: { label: string }) => field.label === 'Player ID');
     await sandbox.admin('PATCH', '/settings', { requiredCustomFieldIds: [playerId.id] });
     try {
       const run = await svc(['links', 'create', '--campaign', singleBrand.id, '--name', 'Ada'], { env });
-      expect(run.exitCode).toBe(2);
-      expect(run.stderr).toContain('--field: required custom field "Player ID" not answered');
+      expect(run.exitCode).toBe(1);
+      expect(run.stderr).toBe(
+        `error: invalid_request: customFields: The required field "Player ID" (${playerId.id}) is not answered.\n` +
+          `  customFields: invalid: The required field "Player ID" (${playerId.id}) is not answered.`,
+      );
+      expect(run.stdout).toBe('');
     } finally {
       await sandbox.admin('PATCH', '/settings', { requiredCustomFieldIds: [] });
     }

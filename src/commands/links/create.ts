@@ -5,10 +5,15 @@
  * On a TTY, a missing campaign or name starts the guided flow, which also offers the optional values
  * (e-mail, message, language, every custom field). When both are given, only what the API cannot do
  * without is asked: the brand of a multi-brand campaign and unanswered required custom fields.
+ *
+ * With every flag given the create is one request, the POST: /me is read only to resolve --field (or
+ * to name brands, or ask on a terminal for a required field the service says is missing), and
+ * /campaigns only when --brand is missing.
  */
 import type { ApiClient } from '../../api/client.js';
-import type { CreateLinkRequest, Me, PersonalLink } from '../../api/types.js';
+import type { CreateLinkRequest, Me, PersonalLink, TenantCustomField } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
+import type { Prompter } from '../../core/prompter.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import {
   LIMITS,
@@ -59,15 +64,16 @@ export async function run(ctx: Context, opts: CreateOptions): Promise<number | v
   if (opts.concurrency !== undefined) throw new UsageError('--concurrency: only with --from-file');
 
   const client = await ctx.client();
-  const me = await client.get<Me>('/me', { signal: ctx.signal });
-  const fields = me.tenant.customFields ?? [];
-  const localeCheck = new RequestChecks((field) => FLAGS[field] ?? field);
-  localeCheck.locale(body.locale, 'locale', me.tenant.locales);
-  localeCheck.throwIfAny();
-  let answers = parseFieldFlags(opts.field, fields);
-
+  // GET /me is read once, and only when something needs it: a prompt, a --field to resolve, brand names.
+  let meRead: Promise<Me> | undefined;
+  const readMe = (): Promise<Me> => (meRead ??= client.get<Me>('/me', { signal: ctx.signal }));
   const prompter = ctx.io.canPrompt() ? ctx.prompter() : undefined;
+
   if (guided && prompter) {
+    const me = await readMe();
+    const fields = me.tenant.customFields ?? [];
+    checkLocale(body.locale, me);
+    let answers = parseFieldFlags(opts.field, fields);
     const campaign = body.campaignId ? await findActiveCampaign(client, body.campaignId, ctx.signal) : await pickCampaign(prompter, client, me, ctx.signal);
     if (campaign) {
       body.campaignId = campaign.id;
@@ -78,14 +84,50 @@ export async function run(ctx: Context, opts: CreateOptions): Promise<number | v
     if (opts.message === undefined) body.message = await askMessage(prompter);
     if (opts.locale === undefined) body.locale = await chooseLocale(prompter, 'Language of the claim page', me.tenant.locales ?? []);
     answers = await promptAnswers(prompter, fields, answers);
-  } else {
-    body.brandId ??= await brandWhenNeeded(ctx, client, me, body.campaignId!);
-    answers = prompter ? await promptAnswers(prompter, unansweredRequired(fields, answers), answers) : answers;
-    requireAnswers(fields, answers);
+    if (answers.length > 0) body.customFields = answers;
+    // Both required members are set by now: checked as flags, or asked for in the guided flow.
+    await create(ctx, client, withoutUndefined(body) as CreateLinkRequest, idempotencyKey, labelsOf(fields));
+    return;
   }
-  if (answers.length > 0) body.customFields = answers;
-  // Both required members are set by now: checked as flags, or asked for in the guided flow.
-  await create(ctx, client, withoutUndefined(body) as CreateLinkRequest, idempotencyKey, labelsOf(fields));
+
+  // Every flag given: the fields are read only to resolve --field (labels, and each answer's type).
+  let fields: readonly TenantCustomField[] | undefined;
+  if (opts.field !== undefined && opts.field.length > 0) {
+    const me = await readMe();
+    fields = me.tenant.customFields ?? [];
+    checkLocale(body.locale, me);
+    const answers = parseFieldFlags(opts.field, fields);
+    const missing = unansweredRequired(fields, answers);
+    const all = prompter && missing.length > 0 ? await promptAnswers(prompter, missing, answers) : answers;
+    requireAnswers(fields, all);
+    if (all.length > 0) body.customFields = all;
+  }
+  body.brandId ??= await brandWhenNeeded(ctx, client, readMe, body.campaignId!, prompter);
+  const request = withoutUndefined(body) as CreateLinkRequest;
+  try {
+    await create(ctx, client, request, idempotencyKey, fields ? labelsOf(fields) : new Map());
+  } catch (error) {
+    // The service names a required custom field left unanswered: on a terminal, ask for it and send again.
+    if (!(prompter && fields === undefined && error instanceof ApiError && requiredFieldsMissing(error))) throw error;
+    const me = await readMe();
+    const accountFields = me.tenant.customFields ?? [];
+    const answers = await promptAnswers(prompter, unansweredRequired(accountFields, []), []);
+    if (answers.length === 0) throw error;
+    // A refusal is not stored, so the same Idempotency-Key carries the completed request.
+    await create(ctx, client, { ...request, customFields: answers }, idempotencyKey, labelsOf(accountFields));
+  }
+}
+
+/** A locale the account has not enabled, refused before sending once /me has been read for another reason. */
+function checkLocale(locale: string | undefined, me: Me): void {
+  const checks = new RequestChecks((field) => FLAGS[field] ?? field);
+  checks.locale(locale, 'locale', me.tenant.locales);
+  checks.throwIfAny();
+}
+
+/** A 400 whose errors[] says custom fields are wrong (a required one unanswered, in the spec's words). */
+function requiredFieldsMissing(error: ApiError): boolean {
+  return error.status === 400 && error.code === 'invalid_request' && error.fieldErrors.some((entry) => entry.field === 'customFields');
 }
 
 /** Checks every flag before any request; `strict` also requires what the guided flow would ask. */
@@ -105,12 +147,14 @@ function checkFlags(opts: CreateOptions, strict: boolean): Partial<CreateLinkReq
 
 /**
  * The API needs brandId when the key can use several of the campaign's brands; say so before
- * sending. A campaign that is not in the ACTIVE list is left for the service to refuse in its words.
+ * sending (or ask, on a terminal). A campaign that is not in the ACTIVE list is left for the service
+ * to refuse in its words. /me is read only to name the brands.
  */
-async function brandWhenNeeded(ctx: Context, client: ApiClient, me: Me, campaignId: string): Promise<string | undefined> {
+async function brandWhenNeeded(ctx: Context, client: ApiClient, readMe: () => Promise<Me>, campaignId: string, prompter: Prompter | undefined): Promise<string | undefined> {
   const campaign = await findActiveCampaign(client, campaignId, ctx.signal);
   if (!campaign || campaign.brandIds.length <= 1) return undefined;
-  if (ctx.io.canPrompt()) return pickBrand(ctx.prompter(), campaign, me);
+  const me = await readMe();
+  if (prompter) return pickBrand(prompter, campaign, me);
   const name = brandNames(me.brands);
   const choices = campaign.brandIds.map((id) => `${id} (${name(id)})`).join(', ');
   throw new UsageError(`--brand: required: campaign "${campaign.name}" has several brands: ${choices}`);
