@@ -149,7 +149,19 @@ async function standalone(schemas, allErrors) {
     refs[name] = name;
   }
   ajv.addSchema(schemas[DOC_ID], DOC_ID);
-  return standaloneCode(ajv, refs);
+  // ajv's standalone code asks for its runtime helpers (and ajv-formats' formats) with require();
+  // make them ESM imports, so the module loads in plain Node as well as in the bundle.
+  const imports = [];
+  const code = standaloneCode(ajv, refs).replace(/require\("([^"]+)"\)/g, (_, specifier) => {
+    // The CommonJS module's exports, whichever way the loader (Node, Vite, esbuild) presents them.
+    const name = `__svcRuntime${imports.length}`;
+    imports.push(
+      `import * as ${name}ns from ${JSON.stringify(specifier.endsWith('.js') ? specifier : `${specifier}.js`)};` +
+        `const ${name} = typeof ${name}ns.default === 'function' ? ${name}ns : (${name}ns.default ?? ${name}ns);`,
+    );
+    return name;
+  });
+  return `${imports.join('\n')}\n${code.replace(/^"use strict";/, '')}`;
 }
 
 const VALIDATOR_TYPES = `${HEADER}export interface SchemaError {

@@ -4,6 +4,7 @@
  * `required` (missing or blank), `too_long` or `invalid`. Used by the sandbox's request checks; the
  * validators themselves are compiled at build time (`src/api/generated/`).
  */
+import { PATTERNS } from './generated/constants.js';
 import type { SchemaError, Validator } from './generated/request-validators.js';
 
 export type { SchemaError, Validator };
@@ -14,14 +15,15 @@ export interface SchemaFieldError {
   message: string;
 }
 
-/** What a value must look like, by the named schema of the document it failed. */
+/** What a value must look like, by the format or pattern of the document's schema it failed. */
 const FORMAT_MESSAGES: Record<string, string> = {
-  Uuid: 'must be a UUID',
-  Email: 'is not an e-mail address',
-  PhoneE164: 'must be an E.164 number such as +4915112345678',
-  Locale: 'is not a language tag such as en-US',
-  CountryCode: 'must be an ISO 3166-1 alpha-2 country code such as DE',
-  Decimal: 'must be a decimal string such as "1200"',
+  uuid: 'must be a UUID',
+  email: 'is not an e-mail address',
+  [PATTERNS.uuid]: 'must be a UUID',
+  [PATTERNS.phoneE164]: 'must be an E.164 number such as +4915112345678',
+  [PATTERNS.locale]: 'is not a language tag such as en-US',
+  [PATTERNS.decimal]: 'must be a decimal string such as "1200"',
+  '\\S': 'must not be blank',
 };
 
 const TYPE_WORDS: Record<string, string> = {
@@ -54,10 +56,6 @@ function valueAt(data: unknown, pointer: string): unknown {
   return node;
 }
 
-function schemaName(schemaPath: string): string | undefined {
-  return /#\/components\/schemas\/([A-Za-z0-9]+)\/[a-zA-Z]+$/.exec(schemaPath)?.[1];
-}
-
 function describe(error: SchemaError, field: string): string {
   const params = error.params;
   switch (error.keyword) {
@@ -65,16 +63,19 @@ function describe(error: SchemaError, field: string): string {
       return `${field} must be at most ${String(params.limit)} characters.`;
     case 'type':
       return `${field} must be ${TYPE_WORDS[String(params.type)] ?? String(params.type)}.`;
-    case 'enum':
-      return `${field} must be one of ${(params.allowedValues as unknown[]).join(', ')}.`;
+    case 'enum': {
+      const allowed = params.allowedValues as unknown[];
+      // The one long enum is the ISO 3166-1 alpha-2 country list.
+      if (allowed.length > 20 && allowed.includes('DE')) return `${field} must be an ISO 3166-1 alpha-2 country code such as DE.`;
+      return `${field} must be one of ${allowed.join(', ')}.`;
+    }
     case 'minimum':
     case 'maximum':
       return `${field} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${String(params.limit)}.`;
     case 'format':
     case 'pattern': {
-      const known = FORMAT_MESSAGES[schemaName(error.schemaPath) ?? ''];
-      if (known !== undefined) return `${field} ${known}.`;
-      return params.pattern === '\\S' ? `${field} must not be blank.` : `${field} is not valid.`;
+      const known = FORMAT_MESSAGES[String(params.format ?? params.pattern)];
+      return known === undefined ? `${field} is not valid.` : `${field} ${known}.`;
     }
     default:
       return `${field} is not valid.`;
