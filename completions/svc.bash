@@ -10,7 +10,7 @@ _svc_complete() {
   done
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "table json jsonl" -- "$cur")); return ;;
-    --profile|--base-url|--timeout|--max-retries|--rate|--brand|--status|--limit|--after|--campaign|--name|--email|--message|--locale|--field|--idempotency-key|--from-file|--concurrency|--reason|--country|--store|--product|--variation|--price|--phone|--street|--city|--postal-code|--details|--type|--last|-n|--interval|--forward-to|--payload-file|--timestamp|--port|--path|--header|--tolerance|--now|--data|--host|--rate-limit|--faults|--seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --profile|--base-url|--timeout|--max-retries|--rate|--brand|--limit|--after|--campaign|--name|--email|--message|--locale|--field|--idempotency-key|--from-file|--concurrency|--reason|--country|--store|--product|--variation|--price|--phone|--street|--city|--postal-code|--details|--type|--last|-n|--interval|--forward-to|--payload-file|--timestamp|--port|--path|--header|--tolerance|--now|--data|--host|--rate-limit|--faults|--seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   if [[ "$cmdpath" == "svc completion" && "$cur" != -* ]]; then COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")); return; fi
   case "$cmdpath" in

@@ -209,7 +209,7 @@ export async function generate(doc) {
   );
 
   // Answers: every operation and status, plus the problem document for paths and methods not described.
-  const responses = { [DOC_ID]: schemaDoc, problem: { $ref: `${DOC_ID}#/components/schemas/ProblemDetail` } };
+  const responses = { [DOC_ID]: schemaDoc, ProblemDetail: { $ref: `${DOC_ID}#/components/schemas/ProblemDetail` } };
   const table = {};
   for (const { op } of ops) {
     table[op.operationId] = {};
@@ -217,8 +217,9 @@ export async function generate(doc) {
       const content = deref(doc, response).content ?? {};
       const [mediaType, media] = Object.entries(content)[0] ?? [];
       if (!media) continue;
-      const name = `${op.operationId}_${status}`;
-      responses[name] = external(media.schema);
+      // One validator per schema the answers name (most share ProblemDetail or a page).
+      const name = media.schema.$ref ? media.schema.$ref.split('/').pop() : `${op.operationId}_${status}`;
+      responses[name] ??= external(media.schema);
       table[op.operationId][status] = { validator: name, mediaType };
     }
   }

@@ -1,6 +1,5 @@
 import { validate as validateOpenApi } from '@readme/openapi-parser';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import * as responseValidators from '../../src/api/generated/response-validators.js';
 import { responseProblems } from '../../src/sandbox/routes/openapi.js';
@@ -15,6 +14,11 @@ import { type Reply, type TestSandbox, startSandbox } from './helpers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is read as plain JSON
 type Doc = any;
+
+// The standard validator, loaded as the CommonJS modules they are.
+const require = createRequire(import.meta.url);
+const { Ajv2020 } = require('ajv/dist/2020') as typeof import('ajv/dist/2020.js');
+const addFormats = (require('ajv-formats') as { default: (ajv: InstanceType<typeof Ajv2020>) => unknown }).default;
 
 const open: TestSandbox[] = [];
 afterEach(async () => {

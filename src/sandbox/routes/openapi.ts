@@ -47,7 +47,7 @@ export function responseProblems(
   const where = `${method} ${path} → ${status}`;
   if (route !== undefined && described === undefined) return [`${where}: status ${status} is not documented for ${route.operationId}`];
   // Paths and methods the document does not describe answer 404/405 problem documents.
-  const expected = described ?? { validator: 'problem', mediaType: 'application/problem+json' };
+  const expected = described ?? { validator: 'ProblemDetail', mediaType: 'application/problem+json' };
   const problems: string[] = [];
   const mediaType = (headers['content-type'] ?? '').split(';')[0].trim();
   if (mediaType !== expected.mediaType) problems.push(`${where}: Content-Type ${mediaType || '(none)'}, the document says ${expected.mediaType}`);
@@ -59,7 +59,7 @@ export function responseProblems(
   } catch {
     return [...problems, `${where}: the body is not JSON`];
   }
-  const validate = (validators as unknown as Record<string, ResponseValidators['problem']>)[expected.validator];
+  const validate = (validators as unknown as Record<string, ResponseValidators['ProblemDetail']>)[expected.validator];
   if (!validate(data)) {
     for (const error of validate.errors ?? []) {
       problems.push(`${where}: ${error.instancePath || '(body)'} ${error.message ?? error.keyword} ${JSON.stringify(error.params)}`);
