@@ -3,6 +3,7 @@
 // Type checking is separate (`npm run typecheck`).
 import { build } from 'esbuild';
 import { rmSync, readFileSync, writeFileSync } from 'node:fs';
+import { generate, readDocument, validateDocument } from './openapi/build-api.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -21,6 +22,10 @@ const lazyChildProcess = {
     }));
   },
 };
+// The API description first: an invalid document fails the build, and the code imports what it generates.
+const apiDocument = readDocument();
+await Promise.all([validateDocument(apiDocument), generate(apiDocument)]);
+
 rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 await build({
   entryPoints: { cli: 'src/cli.ts' },
@@ -45,3 +50,5 @@ await build({
 // `svc --help` is the same text every time: render it once here, for the shim to print as it is.
 const { rootHelp } = await import(new URL('./dist/cli.js', import.meta.url).href);
 writeFileSync(new URL('./dist/help.txt', import.meta.url), rootHelp());
+// The package ships the document (also served by the sandbox at {baseUrl}/openapi.json).
+writeFileSync(new URL('./dist/openapi.json', import.meta.url), JSON.stringify(apiDocument, null, 2));

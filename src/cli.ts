@@ -3,6 +3,7 @@
  * and `svc --help` load commander and nothing else. One place turns errors into exit codes.
  */
 import { Command, CommanderError, Option } from 'commander';
+import { API_LIMITS as MAX, CAMPAIGN_STATUSES, LINK_STATUSES, ORDER_STATUSES } from './api/types.js';
 import type { Context } from './core/context.js';
 import { ExitCode, SvcError } from './core/errors.js';
 import type { IOStreams } from './core/io.js';
@@ -22,6 +23,18 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
 }
+
+/**
+ * An option taking one of an API enum (from the API description): help lists the values and
+ * completions offer them; the command checks the value itself (case-insensitively).
+ */
+function enumOption(flags: string, description: string, values: readonly string[]): Option {
+  const option = new Option(flags, description);
+  option.argChoices = [...values];
+  return option;
+}
+
+const thousands = (n: number): string => n.toLocaleString('en-US');
 
 function listOptions(command: Command): Command {
   return command
@@ -117,7 +130,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
         .command('ls')
         .description('list campaigns, sorted by name (GET /campaigns)')
         .option('--brand <id>', 'only this brand\'s campaigns')
-        .option('--status <status>', 'ACTIVE or COMPLETED (default ACTIVE)'),
+        .addOption(enumOption('--status <status>', 'campaign status (default ACTIVE)', CAMPAIGN_STATUSES)),
     )
       .addHelpText('after', examples('svc campaigns ls', 'svc campaigns ls --status COMPLETED --all'))
       .action(action(() => import('./commands/campaigns/ls.js')));
@@ -130,7 +143,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
         .description('list links, newest first (GET /personal-links)')
         .option('--brand <id>', 'only this brand')
         .option('--campaign <id>', 'only this campaign')
-        .option('--status <status>', 'REQUESTED, ACTIVE, CLAIMED, EXPIRED or CANCELLED'),
+        .addOption(enumOption('--status <status>', 'link status', LINK_STATUSES)),
     )
       .addHelpText('after', examples('svc links ls --status ACTIVE', 'svc links ls --all | jq -r .id'))
       .action(action(() => import('./commands/links/ls.js')));
@@ -144,10 +157,10 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .command('create')
       .description('create a personal link for one player, or many with --from-file (POST /personal-links)')
       .option('--campaign <id>', 'campaign id (an ACTIVE campaign)')
-      .option('--name <name>', 'player\'s full name (max 255)')
+      .option('--name <name>', `player's full name (max ${MAX.linkFullName})`)
       .option('--brand <id>', 'brand id, needed when the campaign has several usable brands')
-      .option('--email <email>', 'player\'s e-mail (max 255)')
-      .option('--message <text>', 'note shown on the claim page (max 255)')
+      .option('--email <email>', `player's e-mail (max ${MAX.linkEmail})`)
+      .option('--message <text>', `note shown on the claim page (max ${MAX.linkMessage})`)
       .option('--locale <locale>', 'language, one of the account\'s locales (default en-US)')
       .option('--field <field=value>', 'custom field answer by id or label; CHECKBOX takes true/false (repeatable)', collect, [])
       .option('--idempotency-key <key>', 'reuse a key to retry safely (default: a fresh UUID)')
@@ -167,7 +180,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .command('cancel')
       .argument('<id>', 'link id')
       .description('cancel a link this key created (POST /personal-links/{id}:cancel)')
-      .option('--reason <text>', 'why (max 1,000; visible only to the team)')
+      .option('--reason <text>', `why (max ${thousands(MAX.cancelReason)}; visible only to the team)`)
       .option('--idempotency-key <key>', 'retry safely with the same key')
       .option('-y, --yes', 'do not ask for confirmation')
       .addHelpText('after', examples('svc links cancel <id> --reason "sent to the wrong player"', 'svc links cancel <id> --reason duplicate --yes'))
@@ -199,13 +212,13 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .option('--variation <name=value>', 'one value per option dimension (repeatable)', collect, [])
       .option('--price <coins>', 'the coin price the player saw')
       .option('--country <cc>', 'delivery country, two letters')
-      .option('--name <name>', 'recipient name (max 100)')
+      .option('--name <name>', `recipient name (max ${MAX.recipientName})`)
       .option('--phone <e164>', 'recipient phone in E.164, e.g. +4915112345678')
-      .option('--street <street>', 'street and number (max 255)')
-      .option('--city <city>', 'city (max 100)')
-      .option('--postal-code <code>', 'postal code, where the country uses one (max 20)')
+      .option('--street <street>', `street and number (max ${MAX.street})`)
+      .option('--city <city>', `city (max ${MAX.city})`)
+      .option('--postal-code <code>', `postal code, where the country uses one (max ${MAX.postalCode})`)
       .option('--email <email>', 'recipient e-mail for status updates')
-      .option('--details <text>', 'additional details (max 2,000)')
+      .option('--details <text>', `additional details (max ${thousands(MAX.additionalDetails)})`)
       .option('--locale <locale>', 'language for e-mails and the product name (default en-US)')
       .option('--field <field=value>', 'custom field answer by id or label (repeatable)', collect, [])
       .option('--from-file <file>', 'the request body as JSON (- reads stdin); the same file again replays, never orders twice')
@@ -226,7 +239,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
         .description('list orders this key placed, newest first (GET /reward-store-orders)')
         .option('--brand <id>', 'only this brand')
         .option('--store <id>', 'only this store')
-        .option('--status <status>', 'REQUESTED, PROCESSING, SENT, COMPLETED or CANCELLED'),
+        .addOption(enumOption('--status <status>', 'order status', ORDER_STATUSES)),
     )
       .addHelpText('after', examples('svc orders ls', 'svc orders ls --status CANCELLED --all | jq -r .id'))
       .action(action(() => import('./commands/orders/ls.js')));
@@ -334,6 +347,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     .argument('<method>', 'GET, POST, PUT, PATCH or DELETE')
     .argument('<path>', 'path relative to the base URL, e.g. /me')
     .description('make a raw API call with auth, retries, idempotency and error rendering')
+    .addHelpText('after', '\nThe API is described in OpenAPI 3.1: openapi/openapi.yaml in the package (dist/openapi.json as JSON),\nand GET {baseUrl}/openapi.json on `svc sandbox` (no key needed).')
     .option('--data <json>', 'request body as JSON, or @file, or @- for stdin')
     .option('--paginate', 'follow nextCursor and print every item')
     .option('--idempotency-key <key>', 'Idempotency-Key for a POST (default: a fresh UUID)')

@@ -1,188 +1,85 @@
-/** The API's objects, as `api-spec.md` defines them. Unknown fields pass through untouched. */
+/**
+ * The API's objects and enums, derived from the one API description (`openapi/openapi.yaml`):
+ * `npm run build` generates `./generated/` from it. Import enums and types from here; never write an
+ * API enum or limit again by hand. Unknown fields of answers pass through untouched.
+ */
+import type { components } from './generated/types.js';
+import {
+  CAMPAIGN_STATUSES as CAMPAIGN_STATUS_VALUES,
+  EVENT_TYPES as EVENT_TYPE_VALUES,
+  FEED_EVENT_TYPES as FEED_EVENT_TYPE_VALUES,
+  FIELD_TYPES as FIELD_TYPE_VALUES,
+  LINK_STATUSES as LINK_STATUS_VALUES,
+  ORDER_STATUSES as ORDER_STATUS_VALUES,
+  SCOPES as SCOPE_VALUES,
+  STORE_PHASES as STORE_PHASE_VALUES,
+} from './generated/constants.js';
 
-export type Scope = 'PERSONAL_LINKS' | 'REWARD_STORES';
-export type FieldType = 'TEXT' | 'CHECKBOX' | 'DROPDOWN';
-export type LinkStatus = 'REQUESTED' | 'ACTIVE' | 'CLAIMED' | 'EXPIRED' | 'CANCELLED';
-export type OrderStatus = 'REQUESTED' | 'PROCESSING' | 'SENT' | 'COMPLETED' | 'CANCELLED';
-export type CampaignStatus = 'ACTIVE' | 'COMPLETED';
-export type StorePhase = 'SCHEDULED' | 'LIVE';
+export {
+  API_VERSION,
+  COUNTRY_CODES,
+  ERROR_CODES,
+  FIELD_ERROR_CODES,
+  GIFT_NOT_AVAILABLE_REASONS,
+  LIMITS as API_LIMITS,
+  NOT_CANCELLABLE_REASONS,
+  OPERATIONS,
+  PATTERNS as API_PATTERNS,
+  type OperationId,
+} from './generated/constants.js';
 
-export const LINK_STATUSES: readonly LinkStatus[] = ['REQUESTED', 'ACTIVE', 'CLAIMED', 'EXPIRED', 'CANCELLED'];
-export const ORDER_STATUSES: readonly OrderStatus[] = ['REQUESTED', 'PROCESSING', 'SENT', 'COMPLETED', 'CANCELLED'];
-export const CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['ACTIVE', 'COMPLETED'];
-export const EVENT_TYPES: readonly string[] = ['personal_link.created', 'personal_link.approved', 'personal_link.claimed', 'personal_link.cancelled', 'personal_link.expired', 'order.approved', 'order.cancelled', 'order.sent', 'order.completed', 'ping'];
+type Schemas = components['schemas'];
 
-/** Every event type of the spec's Events table (ping only ever comes from POST /webhooks:test). */
-export const EVENT_TYPES = [
-  'personal_link.created',
-  'personal_link.approved',
-  'personal_link.claimed',
-  'personal_link.cancelled',
-  'personal_link.expired',
-  'order.approved',
-  'order.cancelled',
-  'order.sent',
-  'order.completed',
-  'ping',
-] as const;
-export type EventTypeName = (typeof EVENT_TYPES)[number];
+export type Scope = Schemas['Scope'];
+export type FieldType = Schemas['FieldType'];
+export type LinkStatus = Schemas['LinkStatus'];
+export type OrderStatus = Schemas['OrderStatus'];
+export type CampaignStatus = Schemas['CampaignStatus'];
+export type StorePhase = Schemas['StorePhase'];
+export type EventType = Schemas['EventType'];
+export type ErrorCode = Schemas['ErrorCode'];
+export type FieldErrorCode = Schemas['FieldErrorCode'];
+export type GiftNotAvailableReason = Schemas['GiftNotAvailableReason'];
 
-export interface TenantCustomField {
-  id: string;
-  label: string;
-  type: FieldType;
-  required: boolean;
-  options: string[];
-}
+export const LINK_STATUSES: readonly LinkStatus[] = LINK_STATUS_VALUES;
+export const ORDER_STATUSES: readonly OrderStatus[] = ORDER_STATUS_VALUES;
+export const CAMPAIGN_STATUSES: readonly CampaignStatus[] = CAMPAIGN_STATUS_VALUES;
+export const SCOPES: readonly Scope[] = SCOPE_VALUES;
+export const FIELD_TYPES: readonly FieldType[] = FIELD_TYPE_VALUES;
+export const STORE_PHASES: readonly StorePhase[] = STORE_PHASE_VALUES;
+/** Every event type, `ping` included (only POST /webhooks:test sends it). */
+export const EVENT_TYPES: readonly EventType[] = EVENT_TYPE_VALUES;
+/** The event types of the feed (GET /events): all but `ping`. */
+export const FEED_EVENT_TYPES: readonly EventType[] = FEED_EVENT_TYPE_VALUES;
 
-export interface Brand {
-  id: string;
-  name: string;
-}
+export type TenantCustomField = Schemas['TenantCustomField'];
+export type Brand = Schemas['Brand'];
+export type Me = Schemas['Me'];
+export type Campaign = Schemas['Campaign'];
+export type CustomFieldAnswer = Schemas['CustomFieldAnswer'];
+/** An answer as requests carry it: `{fieldId, textValue?}` or `{fieldId, checked?}`. */
+export type CustomFieldInput = Schemas['CustomFieldAnswerInput'];
+export type PersonalLink = Schemas['PersonalLink'];
+export type Image = Schemas['Image'];
+export type RewardStoreSummary = Schemas['RewardStoreSummary'];
+export type StoreGiftDimension = Schemas['StoreGiftDimension'];
+export type StoreGift = Schemas['StoreGift'];
+export type RewardStore = Schemas['RewardStore'];
+export type RewardStoreOrder = Schemas['RewardStoreOrder'];
+export type WebhookTestResult = Schemas['WebhookTestResult'];
+export type ProblemDetail = Schemas['ProblemDetail'];
+export type FieldError = Schemas['FieldError'];
 
-export interface Me {
-  tenant: { id: string; locales: string[]; approvalRequired: boolean; customFields: TenantCustomField[] };
-  key: { name: string; scopes: Scope[]; webhookUrl: string | null };
-  brands: Brand[];
-  environment: string;
-}
-
-export interface Campaign {
-  id: string;
-  name: string;
-  status: CampaignStatus;
-  brandIds: string[];
-  expiresAt: string | null;
-}
-
-export interface CustomFieldAnswer {
-  fieldId: string;
-  textValue: string | null;
-  checked: boolean | null;
-}
-
-export interface CustomFieldInput {
-  fieldId: string;
-  textValue?: string;
-  checked?: boolean;
-}
-
-export interface PersonalLink {
-  id: string;
-  campaignId: string | null;
-  selection: 'CATALOG' | null;
-  brandId: string;
-  status: LinkStatus;
-  claimUrl: string;
-  customFields: CustomFieldAnswer[];
-  expiresAt: string | null;
-  createdAt: string;
-  approvedAt: string | null;
-  claimedAt: string | null;
-  cancelledAt: string | null;
-  updatedAt: string;
-}
-
-export interface Image {
-  url: string;
-  variants: { url: string; width: number }[];
-}
-
-export interface RewardStoreSummary {
-  id: string;
-  name: string;
-  brandIds: string[];
-  phase: StorePhase;
-  startsAt: string | null;
-  endsAt: string | null;
-}
-
-export interface StoreGiftDimension {
-  name: string;
-  label: string;
-  values: { value: string; label: string }[];
-}
-
-export interface StoreGift {
-  productId: string;
-  name: string;
-  description: string | null;
-  thumbnail: Image | null;
-  gallery: Image[];
-  dimensions: StoreGiftDimension[];
-  combinations: { variations: Record<string, string> }[];
-  coinPrice: string;
-}
-
-export interface RewardStore {
-  id: string;
-  name: string;
-  description: string | null;
-  phase: StorePhase;
-  startsAt: string | null;
-  endsAt: string | null;
-  banner: Image | null;
-  brand: Brand;
-  currency: { name: string; symbol: string };
-  country: string;
-  locale: string;
-  sections: { id: string; name: string; items: StoreGift[] }[];
-}
-
-export interface RewardStoreOrder {
-  id: string;
-  reference: string;
-  storeId: string;
-  brandId: string;
-  productId: string;
-  productName: string;
-  variations: Record<string, string>;
-  status: OrderStatus;
-  coinPrice: string;
-  currency: { name: string; symbol: string };
-  deliveryCountry: string;
-  customFields: CustomFieldAnswer[];
-  shipment: { carrier: string | null; trackingReference: string | null; trackingUrl: string | null } | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface SvcEvent {
-  id: string;
-  type: string;
-  occurredAt: string;
+/**
+ * An event as the feed and webhooks carry it. `type` and `data` stay open: a client must pass on
+ * event types a later revision adds, so code branches on `type` and reads `data` by it.
+ */
+export type SvcEvent = Omit<Schemas['PersonalLinkEvent'], 'type' | 'environment' | 'data'> & {
+  type: EventType | (string & {});
   environment: string;
   data: Record<string, unknown>;
-}
+};
 
-export interface WebhookTestResult {
-  responseStatus: number | null;
-  error: string | null;
-}
-
-export interface CreateLinkRequest {
-  campaignId: string;
-  fullName: string;
-  brandId?: string;
-  email?: string;
-  message?: string;
-  locale?: string;
-  customFields?: CustomFieldInput[];
-}
-
-export interface PlaceOrderRequest {
-  storeId: string;
-  brandId: string;
-  productId: string;
-  variations: Record<string, string>;
-  coinPrice: string;
-  locale?: string;
-  recipient: {
-    name: string;
-    email?: string;
-    phone: string;
-    address: { street: string; city: string; postalCode?: string; country: string };
-  };
-  additionalDetails?: string;
-  customFields?: CustomFieldInput[];
-}
+export type CreateLinkRequest = Schemas['CreatePersonalLinkRequest'];
+/** The order body as svc sends it: always with `variations` (`{}` for a gift without options). */
+export type PlaceOrderRequest = Schemas['PlaceRewardStoreOrderRequest'] & { variations: Schemas['Variations'] };

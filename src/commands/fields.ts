@@ -4,23 +4,27 @@
  * field by id or label, parsing an answer by the field's type, and asking for answers on a TTY.
  */
 import { ApiClient } from '../api/client.js';
-import type { CustomFieldInput, TenantCustomField } from '../api/types.js';
+import { API_LIMITS, type CustomFieldInput, type TenantCustomField } from '../api/types.js';
 import { UsageError, type FieldError } from '../core/errors.js';
 import type { Prompter } from '../core/prompter.js';
 import * as validate from '../core/validate.js';
 
-/** The spec's length limits, shared by links, orders and the prompts that ask for them. */
+/**
+ * The spec's length limits, shared by links, orders and the prompts that ask for them: read from the
+ * API description (openapi/openapi.yaml) through its generated constants, never written here.
+ */
 export const LIMITS = {
-  linkText: 255,
-  cancelReason: 1_000,
-  customFieldText: 1_000,
-  recipientName: 100,
-  city: 100,
-  street: 255,
-  email: 255,
-  postalCode: 20,
-  additionalDetails: 2_000,
-  idempotencyKey: 255,
+  /** fullName and message of a link. */
+  linkText: API_LIMITS.linkFullName,
+  cancelReason: API_LIMITS.cancelReason,
+  customFieldText: API_LIMITS.customFieldText,
+  recipientName: API_LIMITS.recipientName,
+  city: API_LIMITS.city,
+  street: API_LIMITS.street,
+  email: API_LIMITS.recipientEmail,
+  postalCode: API_LIMITS.postalCode,
+  additionalDetails: API_LIMITS.additionalDetails,
+  idempotencyKey: API_LIMITS.idempotencyKey,
 } as const;
 
 /**

@@ -11,7 +11,7 @@
  * REQUESTED link is approved before it is claimed; an order is approved, shipped, delivered).
  */
 import type { ApiClient } from '../api/client.js';
-import { EVENT_TYPES, type EventTypeName, type Me, type PersonalLink, type RewardStore, type RewardStoreOrder, type RewardStoreSummary } from '../api/types.js';
+import { EVENT_TYPES, type EventType, type Me, type PersonalLink, type RewardStore, type RewardStoreOrder, type RewardStoreSummary } from '../api/types.js';
 import type { Context } from '../core/context.js';
 import { ApiError, ExitCode, FailureError, SvcError, UsageError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
@@ -34,7 +34,7 @@ export async function run(ctx: Context, opts: TriggerOptions, args: string[]): P
   if (!(EVENT_TYPES as readonly string[]).includes(type)) {
     throw new UsageError(`TYPE: unknown event type ${terminalSafeLine(type)}; one of ${EVENT_TYPES.join(', ')}`);
   }
-  const eventType = type as EventTypeName;
+  const eventType = type as EventType;
   const linkId = validate.optionalUuid(opts.link, '--link');
   const orderId = validate.optionalUuid(opts.order, '--order');
   if (linkId !== undefined && !eventType.startsWith('personal_link.')) throw new UsageError(`--link: only for personal_link.* types, not ${eventType}`);
@@ -123,7 +123,7 @@ class Trigger {
     if (this.brandIds.length === 0) throw new FailureError(`the key ${terminalSafeLine(me.key.name)} can use no brand`, 'no_brand');
   }
 
-  async produce(type: Exclude<EventTypeName, 'ping'>, linkId: string | undefined, orderId: string | undefined): Promise<void> {
+  async produce(type: Exclude<EventType, 'ping'>, linkId: string | undefined, orderId: string | undefined): Promise<void> {
     switch (type) {
       case 'personal_link.created':
         await this.newLink();

@@ -2,15 +2,17 @@
  * Client-side checks of the spec's rules, run before any request. Each failure is a UsageError
  * naming the flag or field, so the user fixes the call without a round trip (exit 2).
  */
+import { API_LIMITS, API_PATTERNS, COUNTRY_CODES } from '../api/types.js';
 import { UsageError } from './errors.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const E164 = /^\+[1-9]\d{1,14}$/;
+// The API's formats and limits come from its description (openapi/openapi.yaml), as generated constants.
+const UUID = new RegExp(API_PATTERNS.uuid, 'u');
+const E164 = new RegExp(API_PATTERNS.phoneE164, 'u');
 // Pragmatic address check: one @, no spaces, a dot in the domain. The server stays the authority.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const COUNTRY = /^[A-Z]{2}$/;
-const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
-const DECIMAL = /^\d+(\.\d+)?$/;
+const COUNTRIES: ReadonlySet<string> = new Set(COUNTRY_CODES);
+const LOCALE = new RegExp(API_PATTERNS.locale, 'u');
+const DECIMAL = new RegExp(API_PATTERNS.decimal, 'u');
 
 export function uuid(value: string | undefined, name: string): string {
   if (value === undefined || value === '') throw new UsageError(`${name}: required`);
@@ -24,8 +26,9 @@ export function optionalUuid(value: string | undefined, name: string): string | 
 
 export function limit(value: string | undefined, name = '--limit'): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 100) {
-    throw new UsageError(`${name}: must be a whole number from 1 to 100, got ${value}`);
+  const { pageSizeMin: min, pageSizeMax: max } = API_LIMITS;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${name}: must be a whole number from ${min} to ${max}, got ${value}`);
   }
   return Number(value);
 }
@@ -46,7 +49,7 @@ export function positiveNumber(value: string | undefined, name: string): number 
 export function country(value: string | undefined, name = '--country'): string | undefined {
   if (value === undefined) return undefined;
   const upper = value.toUpperCase();
-  if (!COUNTRY.test(upper)) throw new UsageError(`${name}: must be a two-letter ISO 3166-1 country code, got ${value}`);
+  if (!COUNTRIES.has(upper)) throw new UsageError(`${name}: must be a two-letter ISO 3166-1 country code, got ${value}`);
   return upper;
 }
 
@@ -75,7 +78,7 @@ export function maxLength(value: string | undefined, max: number, name: string):
 export function email(value: string | undefined, name = '--email'): string | undefined {
   if (value === undefined) return undefined;
   if (!EMAIL.test(value)) throw new UsageError(`${name}: not an e-mail address: ${value}`);
-  return maxLength(value, 255, name);
+  return maxLength(value, API_LIMITS.linkEmail, name);
 }
 
 export function e164(value: string | undefined, name = '--phone'): string | undefined {

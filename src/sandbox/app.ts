@@ -10,6 +10,7 @@ import type { ApiKeyRecord } from './models.js';
 import { SeededRandom } from './random.js';
 import { RateLimiter } from './ratelimit.js';
 import { apiRoutes } from './routes/index.js';
+import { createResponseCheck, isOpenApiRequest, serveOpenApi } from './routes/openapi.js';
 import { type ApiResult, type ApiRoute, Router } from './router.js';
 import type { SandboxState } from './store.js';
 import { WebhookQueue } from './webhooks.js';
@@ -28,6 +29,11 @@ export interface SandboxOptions {
   clock?: VirtualClock;
   /** Milliseconds of a monotonic real-time clock for the rate limits (tests inject one; default performance.now). */
   rateLimitClock?: () => number;
+  /**
+   * Check every /v1 answer against the API description (openapi/openapi.yaml) and record each
+   * disagreement in `responseViolations` (and the log). Default: env SVC_SANDBOX_VALIDATE_RESPONSES=1.
+   */
+  validateResponses?: boolean;
 }
 
 export interface SandboxKeyInfo {
@@ -53,6 +59,8 @@ export interface Sandbox {
   clock: VirtualClock;
   webhooks: WebhookQueue;
   faults: Faults;
+  /** Answers that disagreed with the API description (only when validateResponses is on). */
+  responseViolations: string[];
   info(origin: string): SandboxInfo;
   /** Stops timers and webhook attempts in flight. */
   close(): void;
@@ -76,6 +84,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const faultRandom = new SeededRandom(seed ^ 0x5eed);
   const router = new Router<ApiRoute>(apiRoutes);
   const admin: AdminServices = { state, webhooks, limiter, idempotency, faults };
+  const responseViolations: string[] = [];
+  const responseCheck = (options.validateResponses ?? process.env.SVC_SANDBOX_VALIDATE_RESPONSES === '1') ? createResponseCheck(responseViolations, log) : undefined;
 
   // Due expiries and retries also run while nobody calls (the virtual clock moves with real time).
   const timer = setInterval(() => {
@@ -177,6 +187,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       throw new ApiProblem(404, 'not_found', `There is no ${url.pathname}.`);
     }
     const origin = `http://${req.headers.host ?? 'localhost'}`;
+    // The API description, without a key.
+    if (isOpenApiRequest(req.method, path)) return serveOpenApi(req, res);
+    if (responseCheck !== undefined && (path === '/v1' || path.startsWith('/v1/'))) responseCheck.watch(req, res, path.slice('/v1'.length));
     if (path === '/v1' || path.startsWith('/v1/')) {
       await handleApi(req, res, url, path.slice('/v1'.length), origin);
     } else if (path === '/_sandbox' || path.startsWith('/_sandbox/')) {
@@ -215,6 +228,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     clock,
     webhooks,
     faults,
+    responseViolations,
     info: (origin) => ({
       baseUrl: `${origin}/v1`,
       adminUrl: `${origin}/_sandbox`,

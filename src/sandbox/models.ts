@@ -1,10 +1,9 @@
-import type { Brand, CustomFieldAnswer, FieldType, LinkStatus, OrderStatus, RewardStoreOrder, Scope } from '../api/types.js';
+import type { Brand, CustomFieldAnswer, EventType as ApiEventType, FieldType, LinkStatus, OrderStatus, RewardStoreOrder, Scope } from '../api/types.js';
 import { formatNullableTimestamp, formatTimestamp } from './clock.js';
 
 // The API's own shapes and enums are defined once, in src/api/types.ts; the sandbox adds what it keeps privately.
 export type { Brand, CustomFieldAnswer, LinkStatus, OrderStatus, Scope };
-export { LINK_STATUSES, ORDER_STATUSES } from '../api/types.js';
-export const SCOPES: readonly Scope[] = ['PERSONAL_LINKS', 'REWARD_STORES'];
+export { LINK_STATUSES, ORDER_STATUSES, SCOPES } from '../api/types.js';
 
 /** Text in several languages; `en-US` is always present and is the fallback. */
 export type LocalizedText = Readonly<{ 'en-US': string } & Record<string, string>>;
@@ -171,16 +170,8 @@ export function storeCurrency(store: RewardStore, locale: string): Currency {
   return { name: translate(store.currency.name, locale), symbol: translate(store.currency.symbol, locale) };
 }
 
-export type EventType =
-  | 'personal_link.created'
-  | 'personal_link.approved'
-  | 'personal_link.claimed'
-  | 'personal_link.cancelled'
-  | 'personal_link.expired'
-  | 'order.approved'
-  | 'order.cancelled'
-  | 'order.sent'
-  | 'order.completed';
+/** The event types the store records (`ping` is only sent by a webhook test, never recorded). */
+export type EventType = Exclude<ApiEventType, 'ping'>;
 
 /** A recorded event: its JSON is made once, so the feed item and the webhook body are the same bytes. */
 export interface StoredEvent {

@@ -37,17 +37,6 @@ export function encodeSeqCursor(seq: number): string {
   return encode('events', [seq]);
 }
 
-/** `limit`: an integer 1 to 100, default 25. */
-export function readLimit(query: URLSearchParams, errors: FieldErrors): number {
-  const raw = query.get('limit');
-  if (raw === null) return 25;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 100) {
-    errors.add('limit', 'invalid', 'limit must be an integer from 1 to 100.');
-    return 25;
-  }
-  return Number(raw);
-}
-
 function readAfter<T>(query: URLSearchParams, errors: FieldErrors, kind: CursorKind, shape: (parts: unknown[]) => T | null): T | null {
   const raw = query.get('after');
   if (raw === null) return null;

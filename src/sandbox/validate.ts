@@ -1,11 +1,12 @@
+import { COUNTRY_CODES, PATTERNS, QUERY_INTEGERS, REQUIRED_FIELDS, type OperationId } from '../api/generated/constants.js';
+import * as validators from '../api/generated/request-validators.js';
+import { type Validator, schemaFieldErrors, withoutNulls } from '../api/validation.js';
 import { type FieldError, type FieldErrorCode, invalidRequest } from './errors.js';
 import type { CustomField, CustomFieldAnswer } from './models.js';
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-const E164_PATTERN = /^\+[1-9]\d{1,14}$/;
-const LOCALE_PATTERN = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
-const DECIMAL_PATTERN = /^\d+(\.\d+)?$/;
+// Formats and enums come from the API description (openapi/openapi.yaml), compiled at build time.
+const UUID_PATTERN = new RegExp(PATTERNS.uuid, 'u');
+const DECIMAL_PATTERN = new RegExp(PATTERNS.decimal, 'u');
 
 export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID_PATTERN.test(value);
@@ -15,18 +16,12 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** ISO 3166-1 alpha-2 codes. */
-const COUNTRIES = new Set(
-  ('AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
-    'CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR ' +
-    'GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO ' +
-    'JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR ' +
-    'MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO ' +
-    'RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV ' +
-    'TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW').split(' '),
-);
+const COUNTRIES: ReadonlySet<string> = new Set(COUNTRY_CODES);
 
-/** Countries that use no postal codes (everywhere else an order's postalCode is required). */
+/**
+ * Countries that use no postal codes (everywhere else an order's postalCode is required): a rule the
+ * spec states in prose ("required where the country uses postal codes"), so it stays here.
+ */
 const COUNTRIES_WITHOUT_POSTAL_CODES = new Set(
   ('AE AG AO AW BF BI BJ BO BS BW BZ CD CF CG CI CK CM DJ DM ER FJ GA GD GH GM GQ GY HK IE JM KI KM KN KP LC ML MO ' +
     'MR MS MW NR NU QA RW SB SC SL SO SR ST SY TD TF TG TK TL TO TT TV TZ UG VU YE ZW').split(' '),
@@ -53,19 +48,63 @@ export function sameDecimal(a: string, b: string): boolean {
   return normalise(a) === normalise(b);
 }
 
+type RequestValidatorName = Exclude<keyof typeof validators, 'default'>;
+
+function validator(name: string): Validator {
+  const found = (validators as Record<string, Validator | undefined>)[name as RequestValidatorName];
+  if (found === undefined) throw new Error(`no request validator ${name}`);
+  return found;
+}
+
+/**
+ * Checks a request body against the operation's schema in the API description, recording each
+ * failure in `errors`. Returns the body without its null members (null reads as absent).
+ */
+export function checkBody(operationId: OperationId, body: Record<string, unknown>, errors: FieldErrors): Record<string, unknown> {
+  const clean = withoutNulls(body) as Record<string, unknown>;
+  for (const e of schemaFieldErrors(validator(`${operationId}Body`), clean, REQUIRED_FIELDS[operationId])) errors.add(e.field, e.code, e.message);
+  return clean;
+}
+
+/**
+ * Checks the query string against the operation's parameters in the API description. Returns the
+ * parameters the document describes, integers read as numbers; a value that failed is left out.
+ */
+export function checkQuery(operationId: OperationId, query: URLSearchParams, errors: FieldErrors): Record<string, string | number | undefined> {
+  const integers = QUERY_INTEGERS[operationId] ?? [];
+  const values: Record<string, string | number> = {};
+  for (const [name, value] of query) {
+    if (name in values) continue;
+    values[name] = integers.includes(name) && /^\d{1,15}$/.test(value) ? Number(value) : value;
+  }
+  const found = schemaFieldErrors(validator(`${operationId}Query`), values, REQUIRED_FIELDS[operationId]);
+  for (const e of found) {
+    errors.add(e.field, e.code, e.message);
+    delete values[e.field];
+  }
+  return values;
+}
+
 /** Collects field errors so that one 400 names every problem of a request at once. */
 export class FieldErrors {
   readonly list: FieldError[] = [];
 
+  /** Records a problem; the same field and code is recorded once. */
   add(field: string, code: FieldErrorCode, message: string): void {
+    if (this.list.some((e) => e.field === field && e.code === code)) return;
     this.list.push({ field, code, message });
+  }
+
+  /** Whether a problem with `field` was recorded. */
+  has(field: string): boolean {
+    return this.list.some((e) => e.field === field);
   }
 
   throwIfAny(): void {
     if (this.list.length > 0) throw invalidRequest(this.list);
   }
 
-  /** A string that must be present and not blank. */
+  /** A string that must be present and not blank (admin calls, which the API description does not cover). */
   requiredString(value: unknown, field: string, maxLength?: number): string | undefined {
     if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
       this.add(field, 'required', `${field} is required.`);
@@ -74,20 +113,10 @@ export class FieldErrors {
     return this.checkString(value, field, maxLength);
   }
 
-  /** A string that may be absent or null. */
+  /** A string that may be absent or null (admin calls). */
   optionalString(value: unknown, field: string, maxLength?: number): string | undefined {
     if (value === undefined || value === null) return undefined;
     return this.checkString(value, field, maxLength);
-  }
-
-  /** One of `allowed`, or absent. */
-  optionalOneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T | undefined {
-    if (value === undefined || value === null) return undefined;
-    if (!allowed.includes(value as T)) {
-      this.add(field, 'invalid', `${field} must be one of ${allowed.join(', ')}.`);
-      return undefined;
-    }
-    return value as T;
   }
 
   optionalBoolean(value: unknown, field: string): boolean | undefined {
@@ -112,48 +141,17 @@ export class FieldErrors {
     return this.checkUuid(value, field);
   }
 
-  optionalEmail(value: unknown, field: string): string | undefined {
-    const email = this.optionalString(value, field, 255);
-    if (email !== undefined && !EMAIL_PATTERN.test(email)) {
-      this.add(field, 'invalid', `${field} is not an e-mail address.`);
-      return undefined;
-    }
-    return email;
-  }
-
-  /** A locale: malformed is `invalid`, well-formed but not one of the account's is `not_enabled`. */
-  optionalLocale(value: unknown, field: string, enabled: readonly string[]): string {
-    if (value === undefined || value === null) return 'en-US';
-    if (typeof value !== 'string' || !LOCALE_PATTERN.test(value)) {
-      this.add(field, 'invalid', `${field} is not a language tag such as en-US.`);
-      return 'en-US';
-    }
+  /**
+   * A locale the schema let through must also be one of the account's (`not_enabled`): a rule the
+   * spec states against account state. Absent, or already refused by the schema: en-US.
+   */
+  enabledLocale(value: unknown, field: string, enabled: readonly string[]): string {
+    if (typeof value !== 'string' || this.has(field)) return 'en-US';
     if (!enabled.includes(value)) {
       this.add(field, 'not_enabled', `Locale ${value} is not enabled for the account (enabled: ${enabled.join(', ')}).`);
       return 'en-US';
     }
     return value;
-  }
-
-  requiredCountry(value: unknown, field: string): string | undefined {
-    if (value === undefined || value === null || value === '') {
-      this.add(field, 'required', `${field} is required.`);
-      return undefined;
-    }
-    if (!isCountry(value)) {
-      this.add(field, 'invalid', `${field} must be an ISO 3166-1 alpha-2 country code such as DE.`);
-      return undefined;
-    }
-    return value;
-  }
-
-  requiredPhone(value: unknown, field: string): string | undefined {
-    const phone = this.requiredString(value, field);
-    if (phone !== undefined && !E164_PATTERN.test(phone)) {
-      this.add(field, 'invalid', `${field} must be an E.164 number such as +4915112345678.`);
-      return undefined;
-    }
-    return phone;
   }
 
   private checkString(value: unknown, field: string, maxLength?: number): string | undefined {
@@ -179,7 +177,9 @@ export class FieldErrors {
 
 /**
  * Custom field answers of a link or an order: one entry per account field, in display order,
- * answered or not. Unknown fieldIds are ignored; answers must fit their field's type.
+ * answered or not. Their shape is checked against the API description; what depends on the
+ * account's fields is checked here, as the spec states it in prose: unknown fieldIds are ignored,
+ * answers must fit their field's type, required fields must be answered.
  */
 export function readCustomFieldAnswers(
   value: unknown,
@@ -187,38 +187,29 @@ export function readCustomFieldAnswers(
   errors: FieldErrors,
 ): CustomFieldAnswer[] {
   const answers = new Map<string, CustomFieldAnswer>();
-  if (value !== undefined && value !== null) {
-    if (!Array.isArray(value)) {
-      errors.add('customFields', 'invalid', 'customFields must be an array of answers.');
-    } else {
-      value.forEach((entry: unknown, index) => {
-        const path = `customFields[${index}]`;
-        if (!isPlainObject(entry)) {
-          errors.add(path, 'invalid', `${path} must be an object.`);
-          return;
-        }
-        const fieldId = errors.requiredUuid(entry.fieldId, `${path}.fieldId`);
-        const textValue = errors.optionalString(entry.textValue, `${path}.textValue`, 1000);
-        let checked: boolean | undefined;
-        if (entry.checked !== undefined && entry.checked !== null) {
-          if (typeof entry.checked === 'boolean') checked = entry.checked;
-          else errors.add(`${path}.checked`, 'invalid', `${path}.checked must be a boolean.`);
-        }
-        if (fieldId === undefined) return;
-        const field = fields.find((f) => f.id === fieldId);
-        if (field === undefined) return;
-        const problem = answerProblem(field, textValue, checked);
-        if (problem !== null) {
-          errors.add('customFields', 'invalid', `${path}: ${problem}`);
-          return;
-        }
-        answers.set(field.id, {
-          fieldId: field.id,
-          textValue: field.type === 'CHECKBOX' ? null : (textValue ?? null),
-          checked: field.type === 'CHECKBOX' ? (checked ?? null) : null,
-        });
+  const entries = value === undefined || value === null ? [] : withoutNulls(value, 2);
+  const shapeErrors = schemaFieldErrors(validators.customFieldAnswers, entries, ['[].fieldId'], 'customFields');
+  for (const e of shapeErrors) errors.add(e.field, e.code, e.message);
+  if (Array.isArray(entries)) {
+    entries.forEach((entry: unknown, index) => {
+      const path = `customFields[${index}]`;
+      if (!isPlainObject(entry) || shapeErrors.some((e) => e.field === path || e.field.startsWith(`${path}.`))) return;
+      const fieldId = (entry.fieldId as string).toLowerCase();
+      const textValue = entry.textValue as string | undefined;
+      const checked = entry.checked as boolean | undefined;
+      const field = fields.find((f) => f.id === fieldId);
+      if (field === undefined) return;
+      const problem = answerProblem(field, textValue, checked);
+      if (problem !== null) {
+        errors.add('customFields', 'invalid', `${path}: ${problem}`);
+        return;
+      }
+      answers.set(field.id, {
+        fieldId: field.id,
+        textValue: field.type === 'CHECKBOX' ? null : (textValue ?? null),
+        checked: field.type === 'CHECKBOX' ? (checked ?? null) : null,
       });
-    }
+    });
   }
   const result: CustomFieldAnswer[] = [];
   for (const field of fields) {

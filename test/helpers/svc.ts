@@ -36,7 +36,8 @@ export function tempConfigDir(): string {
 export async function startSandbox(args: string[] = []): Promise<SandboxHandle> {
   const configDir = tempConfigDir();
   const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--no-profile', ...args], {
-    env: { ...process.env, SVC_CONFIG_DIR: configDir, NO_COLOR: '1' },
+    // Every answer is checked against the API description; stop() fails the test on a disagreement.
+    env: { ...process.env, SVC_CONFIG_DIR: configDir, NO_COLOR: '1', SVC_SANDBOX_VALIDATE_RESPONSES: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -81,6 +82,8 @@ export async function startSandbox(args: string[] = []): Promise<SandboxHandle> 
       const exited = new Promise((resolvePromise) => child.once('exit', resolvePromise));
       child.kill('SIGTERM');
       await exited;
+      const violations = stderr.split('\n').filter((line) => line.includes('response does not match the API description'));
+      if (violations.length > 0) throw new Error(`sandbox answers disagree with openapi/openapi.yaml:\n${violations.join('\n')}`);
     },
   };
   return handle;

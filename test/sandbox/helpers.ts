@@ -45,7 +45,12 @@ async function toReply(res: Response): Promise<Reply> {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
-  const sandbox = createSandbox({ seed: 7, ...options });
+  // Every answer is checked against the API description; a disagreement fails the call that saw it.
+  const sandbox = createSandbox({ seed: 7, validateResponses: true, ...options });
+  const conforming = (reply: Reply): Reply => {
+    if (sandbox.responseViolations.length > 0) throw new Error(`sandbox answers disagree with openapi/openapi.yaml:\n${sandbox.responseViolations.join('\n')}`);
+    return reply;
+  };
   const server = await listen(sandbox, '127.0.0.1', 0);
   const info = sandbox.info(server.origin);
   const keyInfo = (name: KeyName) => {
@@ -69,7 +74,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<TestSa
         body = JSON.stringify(options.body);
         headers['Content-Type'] ??= 'application/json';
       }
-      return toReply(await fetch(`${info.baseUrl}${path}`, { method, headers, body }));
+      return conforming(await toReply(await fetch(`${info.baseUrl}${path}`, { method, headers, body })));
     },
     async admin(method, path, body) {
       return toReply(
@@ -80,7 +85,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<TestSa
         }),
       );
     },
-    close: () => server.close(),
+    close: async () => {
+      await server.close();
+      conforming({} as Reply);
+    },
   };
 }
 

@@ -1,9 +1,10 @@
 import { formatNullableTimestamp } from '../clock.js';
 import { listedForKey, usableBrandIds } from '../models.js';
-import { nextNameCursor, pageByName, readLimit, readNameCursor } from '../paging.js';
+import { LIMITS } from '../../api/generated/constants.js';
+import { nextNameCursor, pageByName, readNameCursor } from '../paging.js';
 import type { ApiRoute } from '../router.js';
-import { ok, queryValue } from '../router.js';
-import { FieldErrors } from '../validate.js';
+import { ok } from '../router.js';
+import { FieldErrors, checkQuery } from '../validate.js';
 
 export const campaignRoutes: ApiRoute[] = [
   {
@@ -13,10 +14,10 @@ export const campaignRoutes: ApiRoute[] = [
     idempotency: 'none',
     handle: ({ state, key, query }) => {
       const errors = new FieldErrors();
-      const brandId = errors.optionalUuid(queryValue(query, 'brandId'), 'brandId');
-      const status = query.get('status') ?? 'ACTIVE';
-      if (status !== 'ACTIVE' && status !== 'COMPLETED') errors.add('status', 'invalid', 'status must be ACTIVE or COMPLETED.');
-      const limit = readLimit(query, errors);
+      const params = checkQuery('listCampaigns', query, errors);
+      const brandId = (params.brandId as string | undefined)?.toLowerCase();
+      const status = params.status ?? 'ACTIVE';
+      const limit = (params.limit as number | undefined) ?? LIMITS.pageSizeDefault;
       const after = readNameCursor(query, errors, 'campaigns');
       errors.throwIfAny();
 

@@ -1,6 +1,7 @@
-import { encodeSeqCursor, readLimit, readSeqCursor } from '../paging.js';
+import { LIMITS } from '../../api/generated/constants.js';
+import { encodeSeqCursor, readSeqCursor } from '../paging.js';
 import type { ApiRoute } from '../router.js';
-import { FieldErrors } from '../validate.js';
+import { FieldErrors, checkQuery } from '../validate.js';
 
 export const eventRoutes: ApiRoute[] = [
   {
@@ -10,7 +11,7 @@ export const eventRoutes: ApiRoute[] = [
     idempotency: 'none',
     handle: ({ state, key, query }) => {
       const errors = new FieldErrors();
-      const limit = readLimit(query, errors);
+      const limit = (checkQuery('listEvents', query, errors).limit as number | undefined) ?? LIMITS.pageSizeDefault;
       const after = readSeqCursor(query, errors);
       if (after !== null && after > state.lastSeq) errors.add('after', 'invalid', 'after is not a cursor of this feed.');
       errors.throwIfAny();

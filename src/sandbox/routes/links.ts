@@ -1,9 +1,10 @@
 import { ApiProblem } from '../errors.js';
-import { LINK_STATUSES, type PersonalLink, linkJson, usableBrandIds } from '../models.js';
-import { nextTimeCursor, pageNewestFirst, readLimit, readTimeCursor } from '../paging.js';
+import { LIMITS } from '../../api/generated/constants.js';
+import { type LinkStatus, type PersonalLink, linkJson, usableBrandIds } from '../models.js';
+import { nextTimeCursor, pageNewestFirst, readTimeCursor } from '../paging.js';
 import type { ApiContext, ApiRoute } from '../router.js';
-import { bodyObject, ok, pathRecord, queryValue } from '../router.js';
-import { FieldErrors, readCustomFieldAnswers } from '../validate.js';
+import { bodyObject, ok, pathRecord } from '../router.js';
+import { FieldErrors, checkBody, checkQuery, readCustomFieldAnswers } from '../validate.js';
 
 /** A link the key may read: one of its brands (records of other brands are 404). */
 function visibleLink(ctx: ApiContext): PersonalLink {
@@ -21,10 +22,11 @@ export const linkRoutes: ApiRoute[] = [
     idempotency: 'none',
     handle: ({ state, key, query }) => {
       const errors = new FieldErrors();
-      const brandId = errors.optionalUuid(queryValue(query, 'brandId'), 'brandId');
-      const campaignId = errors.optionalUuid(queryValue(query, 'campaignId'), 'campaignId');
-      const status = errors.optionalOneOf(queryValue(query, 'status'), 'status', LINK_STATUSES);
-      const limit = readLimit(query, errors);
+      const params = checkQuery('listPersonalLinks', query, errors);
+      const brandId = (params.brandId as string | undefined)?.toLowerCase();
+      const campaignId = (params.campaignId as string | undefined)?.toLowerCase();
+      const status = params.status as LinkStatus | undefined;
+      const limit = (params.limit as number | undefined) ?? LIMITS.pageSizeDefault;
       const after = readTimeCursor(query, errors, 'links');
       errors.throwIfAny();
 
@@ -51,18 +53,19 @@ export const linkRoutes: ApiRoute[] = [
     scope: 'PERSONAL_LINKS',
     idempotency: 'required',
     handle: ({ state, key, body: rawBody }) => {
-      const body = bodyObject(rawBody);
       const errors = new FieldErrors();
-      const campaignId = errors.requiredUuid(body.campaignId, 'campaignId');
-      const fullName = errors.requiredString(body.fullName, 'fullName', 255);
-      const requestedBrandId = errors.optionalUuid(body.brandId, 'brandId');
-      const email = errors.optionalEmail(body.email, 'email');
-      const message = errors.optionalString(body.message, 'message', 255);
-      const locale = errors.optionalLocale(body.locale, 'locale', state.tenant.locales);
+      const body = checkBody('createPersonalLink', bodyObject(rawBody), errors);
+      const locale = errors.enabledLocale(body.locale, 'locale', state.tenant.locales);
       const customFields = readCustomFieldAnswers(body.customFields, state.tenant.customFields, errors);
       errors.throwIfAny();
+      // The schema checked every member: present ones have their documented types.
+      const campaignId = (body.campaignId as string).toLowerCase();
+      const fullName = body.fullName as string;
+      const requestedBrandId = (body.brandId as string | undefined)?.toLowerCase();
+      const email = body.email as string | undefined;
+      const message = body.message as string | undefined;
 
-      const campaign = state.campaign(campaignId as string);
+      const campaign = state.campaign(campaignId);
       const usableBrands = campaign === undefined ? [] : usableBrandIds(key, campaign.brandIds);
       if (campaign === undefined || usableBrands.length === 0) {
         throw new ApiProblem(422, 'campaign_not_found', `Campaign ${campaignId} does not exist or is not usable with this key.`);
@@ -80,7 +83,7 @@ export const linkRoutes: ApiRoute[] = [
       const link = state.createLink({
         campaign,
         brandId: requestedBrandId ?? usableBrands[0],
-        fullName: fullName as string,
+        fullName,
         email: email ?? null,
         message: message ?? null,
         locale,
@@ -105,7 +108,7 @@ export const linkRoutes: ApiRoute[] = [
     handle: (ctx) => {
       const link = visibleLink(ctx);
       const errors = new FieldErrors();
-      const reason = errors.requiredString(bodyObject(ctx.body).reason, 'reason', 1000);
+      const reason = checkBody('cancelPersonalLink', bodyObject(ctx.body), errors).reason as string;
       errors.throwIfAny();
       if (link.createdBy !== ctx.key.name) {
         throw new ApiProblem(409, 'not_cancellable', 'Only the key that created a link can cancel it; this one was created elsewhere.', {
@@ -116,7 +119,7 @@ export const linkRoutes: ApiRoute[] = [
       if (link.status === 'CLAIMED' || link.status === 'EXPIRED') {
         throw new ApiProblem(409, 'not_cancellable', `The link is ${link.status} and can no longer be cancelled.`, { currentStatus: link.status });
       }
-      ctx.state.cancelLink(link, reason as string, ctx.key.name);
+      ctx.state.cancelLink(link, reason, ctx.key.name);
       return ok(linkJson(link));
     },
   },

@@ -1,59 +1,35 @@
 import { ApiProblem, invalidField } from '../errors.js';
-import { type Gift, type GiftCombination, ORDER_STATUSES, type Recipient, giftPrice, orderJson, storeCurrency, translate, usableBrandIds } from '../models.js';
-import { nextTimeCursor, pageNewestFirst, readLimit, readTimeCursor } from '../paging.js';
+import { LIMITS } from '../../api/generated/constants.js';
+import type { components } from '../../api/generated/types.js';
+import { type Gift, type GiftCombination, type OrderStatus, type Recipient, giftPrice, orderJson, storeCurrency, translate, usableBrandIds } from '../models.js';
+import { nextTimeCursor, pageNewestFirst, readTimeCursor } from '../paging.js';
 import type { ApiRoute } from '../router.js';
-import { bodyObject, ok, pathRecord, queryValue } from '../router.js';
+import { bodyObject, ok, pathRecord } from '../router.js';
 import { sameVariations } from '../store.js';
-import { FieldErrors, isDecimal, isPlainObject, readCustomFieldAnswers, sameDecimal, usesPostalCodes } from '../validate.js';
+import { FieldErrors, checkBody, checkQuery, isPlainObject, readCustomFieldAnswers, sameDecimal, usesPostalCodes } from '../validate.js';
 
-function readVariations(value: unknown, errors: FieldErrors): Record<string, string> {
-  if (value === undefined || value === null) return {};
-  if (!isPlainObject(value) || !Object.values(value).every((v) => typeof v === 'string')) {
-    errors.add('variations', 'invalid', 'variations must map each dimension name to one value (strings).');
-    return {};
-  }
-  return value as Record<string, string>;
-}
+type CountryCode = components['schemas']['CountryCode'];
 
-/** A member that must be a JSON object; undefined (with the problem in `errors`) otherwise. */
-function requiredObject(value: unknown, field: string, errors: FieldErrors): Record<string, unknown> | undefined {
-  if (value === undefined || value === null) {
-    errors.add(field, 'required', `${field} is required.`);
-    return undefined;
-  }
-  if (!isPlainObject(value)) {
-    errors.add(field, 'invalid', `${field} must be an object.`);
-    return undefined;
-  }
-  return value;
-}
-
-/** The order's recipient, or undefined when `errors` got a problem with it. */
-function readRecipient(body: unknown, errors: FieldErrors): Recipient | undefined {
-  const value = requiredObject(body, 'recipient', errors);
-  if (value === undefined) return undefined;
-  const name = errors.requiredString(value.name, 'recipient.name', 100);
-  const email = errors.optionalEmail(value.email, 'recipient.email');
-  const phone = errors.requiredPhone(value.phone, 'recipient.phone');
-  const address = readAddress(value.address, errors);
-  if (name === undefined || phone === undefined || address === undefined) return undefined;
-  return { name, email: email ?? null, phone, address };
-}
-
-function readAddress(body: unknown, errors: FieldErrors): Recipient['address'] | undefined {
-  const value = requiredObject(body, 'recipient.address', errors);
-  if (value === undefined) return undefined;
-  const street = errors.requiredString(value.street, 'recipient.address.street', 255);
-  const city = errors.requiredString(value.city, 'recipient.address.city', 100);
-  const country = errors.requiredCountry(value.country, 'recipient.address.country');
-  const postalCode = errors.optionalString(value.postalCode, 'recipient.address.postalCode', 20);
-  // Absent or blank; a malformed postal code has its own error already.
-  const postalCodeMissing = value.postalCode === undefined || value.postalCode === null || postalCode?.trim() === '';
-  if (postalCodeMissing && country !== undefined && usesPostalCodes(country)) {
+/**
+ * The order's recipient from a body the schema has checked. The postal code is the spec's prose rule
+ * ("required where the country uses postal codes"), so it is checked here. Undefined when the schema
+ * refused a part of it.
+ */
+function readRecipient(value: unknown, errors: FieldErrors): Recipient | undefined {
+  if (!isPlainObject(value) || !isPlainObject(value.address) || errors.has('recipient') || errors.has('recipient.address')) return undefined;
+  const address = value.address;
+  const country = errors.has('recipient.address.country') ? undefined : (address.country as CountryCode);
+  const postalCode = address.postalCode as string | undefined;
+  if ((postalCode === undefined || postalCode.trim() === '') && !errors.has('recipient.address.postalCode') && country !== undefined && usesPostalCodes(country)) {
     errors.add('recipient.address.postalCode', 'required', `A postal code is required for deliveries to ${country}.`);
   }
-  if (street === undefined || city === undefined || country === undefined) return undefined;
-  return { street, city, postalCode: postalCode ?? null, country };
+  if (errors.list.length > 0 || country === undefined) return undefined;
+  return {
+    name: value.name as string,
+    email: (value.email as string | undefined) ?? null,
+    phone: value.phone as string,
+    address: { street: address.street as string, city: address.city as string, postalCode: postalCode ?? null, country },
+  };
 }
 
 /**
@@ -78,22 +54,20 @@ export const orderRoutes: ApiRoute[] = [
     scope: 'REWARD_STORES',
     idempotency: 'required',
     handle: ({ state, key, body: rawBody }) => {
-      const body = bodyObject(rawBody);
       const errors = new FieldErrors();
-      const storeId = errors.requiredUuid(body.storeId, 'storeId');
-      const brandId = errors.requiredUuid(body.brandId, 'brandId');
-      const productId = errors.requiredUuid(body.productId, 'productId');
-      const variations = readVariations(body.variations, errors);
-      const coinPrice = errors.requiredString(body.coinPrice, 'coinPrice');
-      if (coinPrice !== undefined && !isDecimal(coinPrice)) errors.add('coinPrice', 'invalid', 'coinPrice must be a decimal string such as "1200".');
-      const locale = errors.optionalLocale(body.locale, 'locale', state.tenant.locales);
-      const additionalDetails = errors.optionalString(body.additionalDetails, 'additionalDetails', 2000);
+      const body = checkBody('placeRewardStoreOrder', bodyObject(rawBody), errors);
+      const locale = errors.enabledLocale(body.locale, 'locale', state.tenant.locales);
       const customFields = readCustomFieldAnswers(body.customFields, state.tenant.customFields, errors);
-
       const recipient = readRecipient(body.recipient, errors);
       errors.throwIfAny();
-      // No errors: every required value above is present.
-      const deliveryCountry = (recipient as Recipient).address.country;
+      // No errors: the schema checked every member, and every required one is present.
+      const storeId = (body.storeId as string).toLowerCase();
+      const brandId = (body.brandId as string).toLowerCase();
+      const productId = (body.productId as string).toLowerCase();
+      const variations = (body.variations as Record<string, string> | undefined) ?? {};
+      const coinPrice = body.coinPrice as string;
+      const additionalDetails = body.additionalDetails as string | undefined;
+      const deliveryCountry = (recipient as Recipient).address.country as CountryCode;
 
       const store = state.store(storeId as string);
       const usableBrands = store === undefined ? [] : usableBrandIds(key, store.brandIds);
@@ -150,10 +124,11 @@ export const orderRoutes: ApiRoute[] = [
     idempotency: 'none',
     handle: ({ state, key, query }) => {
       const errors = new FieldErrors();
-      const brandId = errors.optionalUuid(queryValue(query, 'brandId'), 'brandId');
-      const storeId = errors.optionalUuid(queryValue(query, 'storeId'), 'storeId');
-      const status = errors.optionalOneOf(queryValue(query, 'status'), 'status', ORDER_STATUSES);
-      const limit = readLimit(query, errors);
+      const params = checkQuery('listRewardStoreOrders', query, errors);
+      const brandId = (params.brandId as string | undefined)?.toLowerCase();
+      const storeId = (params.storeId as string | undefined)?.toLowerCase();
+      const status = params.status as OrderStatus | undefined;
+      const limit = (params.limit as number | undefined) ?? LIMITS.pageSizeDefault;
       const after = readTimeCursor(query, errors, 'orders');
       errors.throwIfAny();
 

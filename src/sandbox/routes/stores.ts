@@ -1,10 +1,11 @@
 import { formatNullableTimestamp } from '../clock.js';
 import { notFound } from '../errors.js';
 import { type Gift, giftPrice, listedForKey, storeCurrency, translate, usableBrandIds } from '../models.js';
-import { nextNameCursor, pageByName, readLimit, readNameCursor } from '../paging.js';
+import { LIMITS } from '../../api/generated/constants.js';
+import { nextNameCursor, pageByName, readNameCursor } from '../paging.js';
 import type { ApiRoute } from '../router.js';
-import { ok, pathId, queryValue } from '../router.js';
-import { FieldErrors } from '../validate.js';
+import { ok, pathId } from '../router.js';
+import { FieldErrors, checkQuery } from '../validate.js';
 
 const IMAGE_WIDTHS = [320, 640, 1280];
 
@@ -40,8 +41,9 @@ export const storeRoutes: ApiRoute[] = [
     idempotency: 'none',
     handle: ({ state, key, query }) => {
       const errors = new FieldErrors();
-      const brandId = errors.optionalUuid(queryValue(query, 'brandId'), 'brandId');
-      const limit = readLimit(query, errors);
+      const params = checkQuery('listRewardStores', query, errors);
+      const brandId = (params.brandId as string | undefined)?.toLowerCase();
+      const limit = (params.limit as number | undefined) ?? LIMITS.pageSizeDefault;
       const after = readNameCursor(query, errors, 'stores');
       errors.throwIfAny();
 
@@ -74,10 +76,11 @@ export const storeRoutes: ApiRoute[] = [
       const { state, key, query, origin } = ctx;
       const storeId = pathId(ctx, 'storeId', 'The reward store');
       const errors = new FieldErrors();
-      const brandId = errors.requiredUuid(queryValue(query, 'brandId'), 'brandId');
-      const country = errors.requiredCountry(queryValue(query, 'country'), 'country');
-      const locale = errors.optionalLocale(queryValue(query, 'locale'), 'locale', state.tenant.locales);
+      const params = checkQuery('getRewardStore', query, errors);
+      const locale = errors.enabledLocale(params.locale, 'locale', state.tenant.locales);
       errors.throwIfAny();
+      const brandId = (params.brandId as string).toLowerCase();
+      const country = params.country as string;
 
       const now = state.clock.now();
       const store = state.store(storeId);

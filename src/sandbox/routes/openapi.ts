@@ -1,0 +1,119 @@
+/**
+ * The API description on the sandbox: `GET {baseUrl}/openapi.json` (no key), and, when asked for
+ * (`createSandbox({ validateResponses: true })` or `SVC_SANDBOX_VALIDATE_RESPONSES=1`), a check of
+ * every /v1 answer against the document's schema for that operation and status. Both load the
+ * generated document and validators lazily, so a sandbox that needs neither never loads them.
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { OPERATIONS } from '../../api/generated/constants.js';
+
+let documentText: Promise<string> | undefined;
+
+/** The document as JSON text, read once. */
+function openApiText(): Promise<string> {
+  documentText ??= import('../../api/generated/openapi.json', { with: { type: 'json' } }).then((module) => JSON.stringify(module.default));
+  return documentText;
+}
+
+/** Whether a request is the document's address (GET or HEAD `/v1/openapi.json`). */
+export function isOpenApiRequest(method: string | undefined, path: string): boolean {
+  return path === '/v1/openapi.json' && (method === 'GET' || method === 'HEAD');
+}
+
+export async function serveOpenApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const text = await openApiText();
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache' });
+  res.end(req.method === 'HEAD' ? undefined : text);
+}
+
+type ResponseValidators = typeof import('../../api/generated/response-validators.js');
+
+const ROUTES = OPERATIONS.map((op) => ({
+  ...op,
+  pattern: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[A-Za-z]+\}/g, '[^/:]+')}$`),
+}));
+
+/** What the document says of one answer: the problems found, none when it conforms. */
+export function responseProblems(
+  validators: ResponseValidators,
+  method: string,
+  path: string,
+  status: number,
+  headers: Record<string, string | undefined>,
+  body: string,
+): string[] {
+  const route = ROUTES.find((r) => r.method === (method === 'HEAD' ? 'GET' : method) && r.pattern.test(path));
+  const described = route === undefined ? undefined : validators.RESPONSES[route.operationId]?.[String(status)];
+  const where = `${method} ${path} → ${status}`;
+  if (route !== undefined && described === undefined) return [`${where}: status ${status} is not documented for ${route.operationId}`];
+  // Paths and methods the document does not describe answer 404/405 problem documents.
+  const expected = described ?? { validator: 'ProblemDetail', mediaType: 'application/problem+json' };
+  const problems: string[] = [];
+  const mediaType = (headers['content-type'] ?? '').split(';')[0].trim();
+  if (mediaType !== expected.mediaType) problems.push(`${where}: Content-Type ${mediaType || '(none)'}, the document says ${expected.mediaType}`);
+  if (status === 429 && !/^\d+$/.test(headers['retry-after'] ?? '')) problems.push(`${where}: no Retry-After header`);
+  if (method === 'HEAD') return problems;
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    return [...problems, `${where}: the body is not JSON`];
+  }
+  const validate = (validators as unknown as Record<string, ResponseValidators['ProblemDetail']>)[expected.validator];
+  if (!validate(data)) {
+    for (const error of validate.errors ?? []) {
+      problems.push(`${where}: ${error.instancePath || '(body)'} ${error.message ?? error.keyword} ${JSON.stringify(error.params)}`);
+    }
+  }
+  return problems;
+}
+
+export interface ResponseCheck {
+  /** Checks the answer `res` gives to `req` before it is sent. */
+  watch(req: IncomingMessage, res: ServerResponse, path: string): void;
+}
+
+/** Checks answers as they are sent, recording each disagreement with the document in `violations`. */
+export function createResponseCheck(violations: string[], log: (line: string) => void): ResponseCheck {
+  let loaded: ResponseValidators | undefined;
+  const loading = import('../../api/generated/response-validators.js').then((module) => (loaded = module));
+  const record = (problems: string[]): void => {
+    for (const problem of problems) {
+      violations.push(problem);
+      log(`response does not match the API description: ${problem}`);
+    }
+  };
+  return {
+    watch(req, res, path) {
+      let status = 200;
+      const headers: Record<string, string | undefined> = {};
+      const writeHead = res.writeHead.bind(res) as (code: number, headers?: OutgoingHttpHeaders) => ServerResponse;
+      res.writeHead = ((code: number, ...rest: unknown[]) => {
+        status = code;
+        const given = rest.find((arg) => typeof arg === 'object' && arg !== null) as OutgoingHttpHeaders | undefined;
+        for (const [name, value] of Object.entries(given ?? {})) headers[name.toLowerCase()] = value === undefined ? undefined : String(value);
+        return writeHead(code, given);
+      }) as ServerResponse['writeHead'];
+      const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
+      res.end = ((chunk?: unknown) => {
+        const body = chunk === undefined || typeof chunk === 'function' ? '' : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
+        const check = (validators: ResponseValidators): void => {
+          try {
+            for (const name of ['content-type', 'retry-after']) headers[name] ??= res.getHeader(name)?.toString();
+            record(responseProblems(validators, req.method ?? 'GET', path, status, headers, body));
+          } catch (err) {
+            // A check that fails is reported, and the answer still goes out.
+            record([`${req.method} ${path} → ${status}: the check failed: ${String(err)}`]);
+          }
+        };
+        if (loaded !== undefined) {
+          check(loaded);
+          return end(chunk);
+        }
+        // Not loaded yet: the answer waits for the check, so a test sees the violation first.
+        void loading.then(check, (err: unknown) => record([`validators failed to load: ${String(err)}`])).finally(() => end(chunk));
+        return res;
+      }) as ServerResponse['end'];
+    },
+  };
+}
