@@ -273,7 +273,16 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .description('run a local receiver that verifies and prints each delivery')
       .option('--port <port>', 'port to listen on (default 4242; 0 picks a free one)')
       .option('--path <path>', 'path to accept deliveries on (default /webhooks)')
-      .addHelpText('after', examples('svc webhooks listen --port 4242', 'svc webhooks listen --path /hooks/svc -o jsonl'))
+      .option('--save-dir <dir>', 'write each delivery (receivedAt, headers, raw body, verdict) to DIR/<event id>.json; a repeated id gets <id>.2.json, never overwritten')
+      .option('--forward-to <url>', 'relay verified deliveries unchanged (body and signature headers) to this URL; http:// only to loopback')
+      .addHelpText(
+        'after',
+        examples(
+          'svc webhooks listen --port 4242',
+          'svc webhooks listen --path /hooks/svc -o jsonl',
+          'svc webhooks listen --save-dir ./deliveries --forward-to http://localhost:3000/webhooks',
+        ),
+      )
       .action(action(() => import('./commands/webhooks/listen.js')));
   });
 
@@ -317,7 +326,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     .option('--approval-required', 'new links and orders start as REQUESTED')
     .option('--rate-limit <perMinute>', 'requests a minute per key (default 3000)')
     .option('--faults <spec>', 'inject faults, e.g. errorRate=0.1,resetRate=0.05,rateLimitRate=0.05,delayMs=0')
-    .option('--seed <n>', 'seed for the generated data (default 1)')
+    .option('--seed <n>', 'seed for the generated data and keys (default: the data of seed 1 with random keys)')
     .option('--no-profile', 'do not save the "sandbox" profile')
     .addHelpText('after', examples('svc sandbox', 'svc sandbox --port 0 --seed 7 --approval-required', 'svc sandbox --faults errorRate=0.2,resetRate=0.05'))
     .action(action(() => import('./commands/sandbox.js')));
