@@ -7,7 +7,7 @@ import { AuthError, UsageError } from './errors.js';
 import { IO, type IOStreams } from './io.js';
 import { FORMATS, Output, type Format } from './output.js';
 import { ConfigStore, DEFAULT_BASE_URL, DEFAULT_PROFILE, validateBaseUrl, validateProfileName, type Profile } from './config.js';
-import { osKeyring, SecretStoreError, type SecretStore } from './secret-store.js';
+import { defaultSecretStore, SecretStoreError, type SecretStore } from './secret-store.js';
 import { inquirerPrompter, type Prompter } from './prompter.js';
 import * as validate from './validate.js';
 
@@ -103,7 +103,7 @@ export class Context {
 
   /** The OS keyring (loaded only when a secret is read from or written to it). */
   secretStore(): SecretStore {
-    this.secretStoreInstance ??= osKeyring(this.env);
+    this.secretStoreInstance ??= defaultSecretStore(this.env);
     return this.secretStoreInstance;
   }
 
