@@ -201,3 +201,15 @@ describe('no secret echoed from a flag', () => {
     expect([result.exitCode, result.stderr]).toEqual([2, "error: usage_error: unknown option '--apikey-typo=…'\n"]);
   });
 });
+
+describe('profiles saved before names were checked', () => {
+  it('can still be listed and removed', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(configFile(dir), JSON.stringify({ profiles: { 'a b': { baseUrl: sb.info.baseUrl, apiKey: sb.apiKey('links') } }, cursors: {} }), { mode: 0o600 });
+    const ls = await runInProcess(['profiles', 'ls', '-o', 'jsonl'], { SVC_CONFIG_DIR: dir });
+    expect(JSON.parse(ls.stdout)).toMatchObject({ name: 'a b', storage: 'file' });
+    const rm = await runInProcess(['profiles', 'rm', 'a b'], { SVC_CONFIG_DIR: dir });
+    expect([rm.exitCode, rm.stderr]).toEqual([0, 'Removed profile a b.\n']);
+    expect(JSON.parse(readFileSync(configFile(dir), 'utf8')).profiles).toEqual({});
+  });
+});

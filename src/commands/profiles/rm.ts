@@ -2,10 +2,13 @@ import type { Context } from '../../core/context.js';
 import { noSuchProfile, validateProfileName } from '../../core/config.js';
 
 export async function run(ctx: Context, _opts: unknown, [name]: string[]): Promise<void> {
-  validateProfileName(name, 'profile name');
   const config = await ctx.config();
   const profile = config.getProfile(name);
-  if (!profile) throw noSuchProfile(name);
+  // A profile saved before names were checked can still be removed; any other bad name is a usage error.
+  if (!profile) {
+    validateProfileName(name, 'profile name');
+    throw noSuchProfile(name);
+  }
   // The keyring entries go too; a keyring that cannot be reached now is named, the profile still removed.
   let left = false;
   if (profile.keyring) {
