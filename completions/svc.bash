@@ -10,7 +10,7 @@ _svc_complete() {
   done
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "table json jsonl" -- "$cur")); return ;;
-    --profile|--base-url|--timeout|--max-retries|--rate|--brand|--status|--limit|--after|--campaign|--name|--email|--message|--locale|--field|--idempotency-key|--from-file|--concurrency|--reason|--country|--store|--product|--variation|--price|--phone|--street|--city|--postal-code|--details|--type|--last|-n|--interval|--forward-to|--payload-file|--timestamp|--port|--path|--header|--tolerance|--now|--data|--host|--rate-limit|--faults|--seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --profile|--base-url|--timeout|--max-retries|--rate|--brand|--status|--limit|--after|--campaign|--name|--email|--message|--locale|--field|--idempotency-key|--from-file|--concurrency|--reason|--country|--store|--product|--variation|--price|--phone|--street|--city|--postal-code|--details|--type|--last|-n|--interval|--forward-to|--payload-file|--timestamp|--port|--path|--save-dir|--header|--tolerance|--now|--data|--host|--rate-limit|--faults|--seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   if [[ "$cmdpath" == "svc completion" && "$cur" != -* ]]; then COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")); return; fi
   case "$cmdpath" in
@@ -40,7 +40,7 @@ _svc_complete() {
     "svc webhooks") words='test sign listen --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
     "svc webhooks test") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
     "svc webhooks sign") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --payload-file --secret-stdin --timestamp --help -h' ;;
-    "svc webhooks listen") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --port --path --help -h' ;;
+    "svc webhooks listen") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --port --path --save-dir --forward-to --help -h' ;;
     "svc verify-signature") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --header --payload-file --secret-stdin --tolerance --now --help -h' ;;
     "svc api") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --data --paginate --idempotency-key --help -h' ;;
     "svc completion") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
