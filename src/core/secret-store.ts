@@ -30,10 +30,15 @@ type KeyringModule = typeof import('@napi-rs/keyring');
  * The OS keyring. `SVC_KEYRING=0` (or `off`) turns it off: keys then go to the config file, as on a
  * machine without a keyring (for CI images and tests that must not touch a developer's keyring).
  */
-export function osKeyring(env: NodeJS.ProcessEnv, timeoutMs = KEYRING_TIMEOUT_MS): SecretStore {
+export function osKeyring(
+  env: NodeJS.ProcessEnv,
+  timeoutMs = KEYRING_TIMEOUT_MS,
+  loadModule: () => Promise<KeyringModule> = () => import('@napi-rs/keyring'),
+): SecretStore {
   const disabled = env.SVC_KEYRING === '0' || env.SVC_KEYRING?.toLowerCase() === 'off';
   let module: Promise<KeyringModule | undefined> | undefined;
-  const load = () => (module ??= disabled ? Promise.resolve(undefined) : import('@napi-rs/keyring').catch(() => undefined));
+  // A binding that cannot load (no prebuilt binary for this platform) is the same as no keyring.
+  const load = () => (module ??= disabled ? Promise.resolve(undefined) : loadModule().catch(() => undefined));
 
   // On Linux only the Secret Service keeps a secret across reboots; the kernel keyring (the binding's
   // fallback) forgets it, so it is not used.
