@@ -7,7 +7,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -150,6 +150,20 @@ describe('webhooks listen --save-dir --forward-to', () => {
     await until(() => stderr.some((line) => line.includes('evt_big')));
     expect(stderr.find((line) => line.includes('evt_big'))).toMatch(new RegExp(`^${ISO}  evt_big  -  ✗ too_large: body over 1 MiB, not read$`));
     expect(savedFiles().some((name) => name.startsWith('evt_big'))).toBe(false);
+  });
+
+  it('refuses a body over 1 MiB sent without a length (chunked) with 413 too', async () => {
+    const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'svc-signature': `t=1,v1=${'2'.repeat(64)}` } }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+      for (let i = 0; i < 24; i++) req.write(Buffer.alloc(128 * 1024, 'z'));
+      req.end();
+    });
+    expect(reply).toEqual({ status: 413, body: JSON.stringify({ error: 'too_large', detail: 'body over 1048576 bytes (1 MiB)' }) });
   });
 
   it('a forged body under the cap is answered 400 quickly: the diagnosis is bounded', async () => {

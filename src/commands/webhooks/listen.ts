@@ -216,18 +216,33 @@ export function deliveryLine(chalk: { green(text: string): string; red(text: str
   return [receivedAt, terminalSafeLine(cut(id, 100)) || '-', terminalSafeLine(cut(type, 60)) || '-', mark].join('  ');
 }
 
-/** The raw bytes, unparsed (signatures cover them exactly); null as soon as they pass the limit (nothing more is kept). */
-async function readBody(request: IncomingMessage): Promise<Buffer | null> {
+/**
+ * The raw bytes, unparsed (signatures cover them exactly); null as soon as they pass the limit, by the
+ * declared length or by what arrived (nothing more is kept). The request is not destroyed, so the
+ * sender still reads the 413.
+ */
+function readBody(request: IncomingMessage): Promise<Buffer | null> {
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return null;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return null;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    let chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+        return;
+      }
+      chunks = [];
+      request.off('data', onData);
+      request.off('end', onEnd);
+      resolve(null);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    request.on('data', onData);
+    request.once('end', onEnd);
+    request.once('error', reject);
+  });
 }
 
 /**
