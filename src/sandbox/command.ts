@@ -61,7 +61,7 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<void> {
   try {
     await opts.onReady?.(info);
     process.stdout.write(`${JSON.stringify(info)}\n`);
-    opts.log(`sandbox listening on ${server.origin} (seed ${opts.seed}); admin API at ${info.adminUrl}`);
+    opts.log(`sandbox listening on ${server.origin} (seed ${opts.seed}${opts.randomKeys ? ', random keys' : ''}); admin API at ${info.adminUrl}`);
     for (const line of exposureWarning(opts.host, server.server.address())) opts.log(line);
     if (!opts.signal.aborted) {
       await new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
