@@ -24,6 +24,8 @@ export interface KeyringRef {
   account: string;
   apiKey?: boolean;
   webhookSecret?: boolean;
+  /** the key as `profiles ls` shows it (`svc_live_…abcd`), so listing never reads the keyring */
+  maskedKey?: string;
 }
 
 /** The contract's profile names: a name is a key in the config file and in the keyring, never `__proto__`. */

@@ -55,7 +55,7 @@ describe('where keys live', () => {
     expect([...keyring.entries.values()].sort()).toEqual([sb.apiKey('full'), sb.secret('full')].sort());
 
     const ls = await runInProcess(['profiles', 'ls', '-o', 'json'], env);
-    expect(JSON.parse(ls.stdout)).toEqual([{ name: 'work', baseUrl: sb.info.baseUrl, apiKey: 'svc_live_…', webhookSecret: true, storage: 'keyring', default: true }]);
+    expect(JSON.parse(ls.stdout)).toEqual([{ name: 'work', baseUrl: sb.info.baseUrl, apiKey: `svc_live_…${sb.apiKey('full').slice(-4)}`, webhookSecret: true, storage: 'keyring', default: true }]);
     const me = await runInProcess(['me'], env);
     expect(me.exitCode, me.stderr).toBe(0);
     expect(JSON.parse(me.stdout).key.name).toBe('full');

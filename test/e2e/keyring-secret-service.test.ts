@@ -54,7 +54,7 @@ describe.runIf(available)('keys in a real Secret Service (gnome-keyring)', () =>
     await new Promise((resolve) => child.once('exit', resolve));
     expect(stdout.split('\n')).toEqual([
       'Stored the key and webhook secret in the OS keyring.',
-      JSON.stringify({ name: 'kr', baseUrl: sb.info.baseUrl, apiKey: 'svc_live_…', webhookSecret: true, storage: 'keyring', default: true }),
+      JSON.stringify({ name: 'kr', baseUrl: sb.info.baseUrl, apiKey: `svc_live_…${sb.apiKey('full').slice(-4)}`, webhookSecret: true, storage: 'keyring', default: true }),
       'me full',
       '0',
       'Removed profile kr.',

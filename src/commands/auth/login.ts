@@ -66,7 +66,11 @@ async function store(
   if (!keyInKeyring) profile.apiKey = apiKey;
   if (secretInFile !== undefined) profile.webhookSecret = secretInFile;
   if (keyInKeyring || secretInKeyring) {
-    profile.keyring = { account, ...(keyInKeyring ? { apiKey: true } : {}), ...(secretInKeyring ? { webhookSecret: true } : {}) };
+    profile.keyring = {
+      account,
+      ...(keyInKeyring ? { apiKey: true, maskedKey: maskKey(apiKey) } : {}),
+      ...(secretInKeyring ? { webhookSecret: true } : {}),
+    };
   }
   return { profile, inKeyring: keyInKeyring };
 }
