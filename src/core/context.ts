@@ -32,6 +32,8 @@ export interface ResolvedProfile {
   webhookSecret?: string;
   /** the stored profile, when there is one */
   stored?: Profile;
+  /** why the key kept in the OS keyring could not be read (reported when the key is needed) */
+  keyError?: AuthError;
 }
 
 export class Context {
@@ -44,6 +46,8 @@ export class Context {
   private outputPromise?: Promise<Output>;
   private prompterInstance?: Prompter;
   private secretStoreInstance?: SecretStore;
+  /** keyring reads of this run, by account: each secret is asked for once */
+  private readonly keyringLookups = new Map<string, Promise<string>>();
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly ratePerMinute: number;
@@ -87,7 +91,14 @@ export class Context {
       : this.env.SVC_BASE_URL
         ? validateBaseUrl(this.env.SVC_BASE_URL, 'SVC_BASE_URL')
         : validateBaseUrl(stored?.baseUrl ?? DEFAULT_BASE_URL, `profile ${name} base URL`);
-    const apiKey = (this.env.SVC_API_KEY || stored?.apiKey)?.trim();
+    // Secrets kept in the OS keyring are read here (once per run), so every caller sees them; a keyring
+    // that cannot be read leaves the key undefined and the reason for client() to report.
+    let keyError: AuthError | undefined;
+    const [fromKeyring, secretFromKeyring] = await Promise.all([
+      this.env.SVC_API_KEY || stored?.apiKey ? undefined : this.keyringSecret(name, stored, 'apiKey').catch((error: AuthError) => void (keyError = error)),
+      stored?.webhookSecret ? undefined : this.keyringSecret(name, stored, 'webhookSecret').catch(() => undefined),
+    ]);
+    const apiKey = (this.env.SVC_API_KEY || stored?.apiKey || fromKeyring || undefined)?.trim();
     // A key pasted with a space or a line break inside cannot be sent as a header at all.
     if (apiKey && /[\s\x00-\x1f\x7f]/.test(apiKey)) {
       throw new AuthError(`the API key ${this.env.SVC_API_KEY ? 'in SVC_API_KEY' : `of profile ${name}`} contains spaces or control characters`);
@@ -96,8 +107,9 @@ export class Context {
       name,
       baseUrl,
       apiKey: apiKey || undefined,
-      webhookSecret: stored?.webhookSecret,
+      webhookSecret: stored?.webhookSecret ?? secretFromKeyring,
       stored,
+      ...(keyError ? { keyError } : {}),
     };
   }
 
@@ -118,10 +130,20 @@ export class Context {
    */
   async keyringSecret(name: string, stored: Profile | undefined, which: 'apiKey' | 'webhookSecret'): Promise<string | undefined> {
     if (!stored?.keyring?.[which]) return undefined;
+    const account = `${stored.keyring.account}/${which}`;
+    let lookup = this.keyringLookups.get(account);
+    if (!lookup) {
+      lookup = this.readKeyring(name, account, which);
+      this.keyringLookups.set(account, lookup);
+    }
+    return lookup;
+  }
+
+  private async readKeyring(name: string, account: string, which: 'apiKey' | 'webhookSecret'): Promise<string> {
     const what = which === 'apiKey' ? 'API key' : 'webhook secret';
     let value: string | undefined;
     try {
-      value = await this.secretStore().get(`${stored.keyring.account}/${which}`);
+      value = await this.secretStore().get(account);
     } catch (error) {
       const reason = error instanceof SecretStoreError ? error.message : String(error);
       throw new AuthError(`the ${what} of profile ${name} is in the OS keyring, which cannot be read now: ${reason}`, `unlock the keyring, or set ${which === 'apiKey' ? 'SVC_API_KEY' : 'SVC_WEBHOOK_SECRET'}`);
@@ -142,9 +164,7 @@ export class Context {
           `log in to that URL with 'svc login --profile <name> --base-url ${profile.baseUrl}', or pass its key in SVC_API_KEY`,
         );
       }
-      if (!profile.apiKey && !this.env.SVC_API_KEY && profile.stored?.keyring?.apiKey) {
-        profile = { ...profile, apiKey: (await this.keyringSecret(profile.name, profile.stored, 'apiKey'))?.trim() };
-      }
+      if (!profile.apiKey && profile.keyError) throw profile.keyError;
       if (!profile.apiKey) {
         const explicit = this.options.profile || this.env.SVC_PROFILE;
         throw new AuthError(

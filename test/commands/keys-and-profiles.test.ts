@@ -87,6 +87,21 @@ describe('where keys live', () => {
     expect(JSON.parse(me.stdout).key.name).toBe('links');
   });
 
+  it('a webhook secret in the keyring verifies signatures, and me works with the key from there', async () => {
+    const keyring = memorySecretStore();
+    useSecretStore(keyring);
+    const dir = tempConfigDir();
+    expect((await login({ SVC_CONFIG_DIR: dir })).exitCode).toBe(0);
+    const body = '{"id":"evt_k"}';
+    const payload = join(dir, 'body.json');
+    writeFileSync(payload, body);
+    const t = 1_763_719_200;
+    const { computeSignature } = await import('../../src/core/signature.js');
+    const result = await runInProcess(['verify-signature', '--header', `t=${t},v1=${computeSignature(sb.secret('full'), t, body)}`, '--payload-file', payload, '--now', String(t), '-o', 'json'], { SVC_CONFIG_DIR: dir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ valid: true, secretSource: 'profile work' });
+  });
+
   it('a key in a keyring that cannot be read is exit 4 naming the profile', async () => {
     useSecretStore(memorySecretStore());
     const dir = tempConfigDir();
