@@ -33,6 +33,8 @@ export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** Checks a profile name given by the user (exit 2 when it does not match the contract's pattern). */
 export function validateProfileName(name: string, source = '--profile'): string {
+  // A key pasted in the wrong place is not repeated back.
+  if (/^svc_live_/i.test(name)) throw new UsageError(`${source}: looks like an API key, not a profile name (keys are never taken as flag values; the value was not used)`);
   if (!PROFILE_NAME.test(name)) {
     throw new UsageError(`${source}: not a valid profile name: ${JSON.stringify(name.slice(0, 80))} (letters, digits, _ . -; up to 64; starting with a letter or digit)`);
   }

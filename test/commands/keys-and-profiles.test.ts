@@ -211,6 +211,11 @@ describe('no secret echoed from a flag', () => {
     ]);
   });
 
+  it('a key given as a profile name is refused without repeating it', async () => {
+    const result = await runInProcess(['--profile', KEY, 'me'], { SVC_CONFIG_DIR: tempConfigDir() });
+    expect([result.exitCode, result.stderr]).toEqual([2, 'error: usage_error: --profile: looks like an API key, not a profile name (keys are never taken as flag values; the value was not used)\n']);
+  });
+
   it('an unknown option never repeats what followed its =', async () => {
     const result = await runInProcess(['me', `--apikey-typo=${KEY}`], { SVC_CONFIG_DIR: tempConfigDir() });
     expect([result.exitCode, result.stderr]).toEqual([2, "error: usage_error: unknown option '--apikey-typo=…'\n"]);
