@@ -327,7 +327,16 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .description('run a local receiver that verifies and prints each delivery')
       .option('--port <port>', 'port to listen on (default 4242; 0 picks a free one)')
       .option('--path <path>', 'path to accept deliveries on (default /webhooks)')
-      .addHelpText('after', examples('svc webhooks listen --port 4242', 'svc webhooks listen --path /hooks/svc -o jsonl'))
+      .option('--save-dir <dir>', 'write each delivery (receivedAt, headers, raw body, verdict) to DIR/<event id>.json; a repeated id gets <id>.2.json, never overwritten')
+      .option('--forward-to <url>', 'relay verified deliveries unchanged (body and signature headers) to this URL; http:// only to loopback')
+      .addHelpText(
+        'after',
+        examples(
+          'svc webhooks listen --port 4242',
+          'svc webhooks listen --path /hooks/svc -o jsonl',
+          'svc webhooks listen --save-dir ./deliveries --forward-to http://localhost:3000/webhooks',
+        ),
+      )
       .action(action(() => import('./commands/webhooks/listen.js')));
   });
 
@@ -385,7 +394,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     .option('--approval-required', 'new links and orders start as REQUESTED')
     .option('--rate-limit <perMinute>', 'requests a minute per key (default 3000)')
     .option('--faults <spec>', 'inject faults, e.g. errorRate=0.1,resetRate=0.05,rateLimitRate=0.05,delayMs=0')
-    .option('--seed <n>', 'seed for the generated data (default 1)')
+    .option('--seed <n>', 'seed for the generated data and keys (default: the data of seed 1 with random keys)')
     .option('--no-profile', 'do not save the "sandbox" profile')
     .addHelpText('after', examples('svc sandbox', 'svc sandbox --port 0 --seed 7 --approval-required', 'svc sandbox --faults errorRate=0.2,resetRate=0.05'))
     .action(action(() => import('./commands/sandbox.js')));
@@ -412,6 +421,11 @@ export async function main(argv: string[], streams: IOStreams = process as unkno
   };
   streams.stdout.on('error', onStdoutError);
   const state: RunState = { exitCode: ExitCode.ok };
+  const secretFlag = secretFlagRefusal(argv);
+  if (secretFlag) {
+    streams.stderr.write(`${secretFlag}\n`);
+    return ExitCode.usage;
+  }
   const program = buildProgram(streams, controller.signal, state, commandNeeded(argv));
   // Commander's parse errors are printed by reportError, in the same shape as every other error.
   const output = { writeOut: (text: string) => streams.stdout.write(text), writeErr: (text: string) => streams.stderr.write(text), outputError: () => undefined };
@@ -472,7 +486,7 @@ function reportError(error: unknown, streams: IOStreams, argv: string[], context
       write(jsonErrors ? JSON.stringify({ code: 'usage_error', detail: 'missing command' }) : 'error: usage_error: missing command (see the list above)');
       return ExitCode.usage;
     }
-    const [detail, ...more] = error.message.replace(/^error: /, '').split('\n');
+    const [detail, ...more] = scrubArgvValues(error.message, argv).replace(/^error: /, '').split('\n');
     if (jsonErrors) write(JSON.stringify({ code: 'usage_error', detail }));
     else write([`error: usage_error: ${detail}`, ...more.map((line) => `hint: ${line.replace(/^\((.*)\)$/, '$1')}`)].join('\n'));
     return ExitCode.usage;
@@ -502,6 +516,37 @@ function reportError(error: unknown, streams: IOStreams, argv: string[], context
   if (debug && error instanceof Error && error.stack) write(error.stack);
   else write('hint: run again with --debug for details, and report it if it persists');
   return ExitCode.refused;
+}
+
+/** Flags people try for secrets; a secret is never a flag value (shell history, `ps`), so these are refused. */
+const SECRET_FLAGS = /^--(api-key|apikey|key|webhook-secret|secret|token)(=|$)/;
+
+/**
+ * `svc login --api-key=VALUE` (or `--api-key VALUE`) refused before commander sees it, so VALUE is
+ * never repeated. The line names the flag only.
+ */
+function secretFlagRefusal(argv: string[]): string | undefined {
+  for (const arg of argv) {
+    if (arg === '--') return undefined;
+    const match = SECRET_FLAGS.exec(arg);
+    if (!match) continue;
+    const flag = `--${match[1]}`;
+    const pipe = flag.includes('secret') ? 'printf "%s\\n%s\\n" "$KEY" "$SECRET" | svc login --api-key-stdin --webhook-secret-stdin' : 'printf "%s\\n" "$KEY" | svc login --api-key-stdin';
+    const detail = `${flag}: secrets are never taken as flag values (they would stay in shell history and process lists); the value was not used`;
+    const hint = `pipe it instead: ${pipe}`;
+    return wantsJsonErrors(argv, undefined) ? JSON.stringify({ code: 'usage_error', detail, hint }) : `error: usage_error: ${detail}\nhint: ${hint}`;
+  }
+  return undefined;
+}
+
+/** A parse error never repeats what followed an `=` in an argument (it may be a secret typed in the wrong place). */
+function scrubArgvValues(message: string, argv: string[]): string {
+  let scrubbed = message;
+  for (const arg of argv) {
+    const at = arg.indexOf('=');
+    if (arg.startsWith('-') && at > 0 && at < arg.length - 1) scrubbed = scrubbed.split(arg).join(`${arg.slice(0, at)}=…`);
+  }
+  return scrubbed;
 }
 
 function wantsJsonErrors(argv: string[], context: Context | undefined): boolean {

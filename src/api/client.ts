@@ -267,7 +267,7 @@ export class ApiClient {
     for (const [name, value] of Object.entries(headers)) {
       this.debugLine(`> ${name}: ${name === 'authorization' ? 'Bearer [redacted]' : value}`);
     }
-    // Player data (names, addresses, phones, e-mails) stays out of logs, like keys and secrets.
+    // Player data (names, addresses, phones, e-mails, messages, custom-field answers) stays out of logs, like keys and secrets; responses too.
     if (payload !== undefined) this.debugLine(`> ${snippet(redactPersonal(payload), 2_000)}`);
   }
 
@@ -278,7 +278,7 @@ export class ApiClient {
       const value = headerValue(headers[name]);
       if (value !== undefined) this.debugLine(`< ${name}: ${value}`);
     }
-    this.debugLine(`< ${snippet(text, 2_000)}`);
+    this.debugLine(`< ${snippet(redactPersonal(text), 2_000)}`);
   }
 
   private debugLine(line: string): void {

@@ -28,6 +28,7 @@ export async function run(ctx: Context, opts: Options): Promise<number> {
     rateLimit,
     faults: opts.faults,
     seed,
+    randomKeys: opts.seed === undefined,
     log: (line) => ctx.io.info(line),
     signal: ctx.signal,
     onReady: async (info) => {

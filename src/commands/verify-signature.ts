@@ -71,7 +71,9 @@ export function toReport(verification: Verification, causes: Cause[], now: numbe
     toleranceSeconds: verification.toleranceSeconds,
     signatures: verification.header.signatures,
     otherSchemes: verification.header.otherSchemes,
-    expected: verification.expected,
+    // The signature svc computed is shown only when it is one the header already carries: printing it
+    // for a failure would let anyone who can run svc (but not read the secret) sign what they like.
+    expected: verification.signatureMatches ? verification.expected : null,
     signatureMatches: verification.signatureMatches,
     secretSource,
   };

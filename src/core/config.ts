@@ -5,15 +5,45 @@
  * Reads parse the file directly; conf (with its schema and atomic-write machinery, ~70 ms to load)
  * is loaded only when something is written. Most commands only read, so they start faster.
  */
-import { readFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
-import { UsageError } from './errors.js';
+import { ExitCode, SvcError, UsageError } from './errors.js';
 
 export interface Profile {
   baseUrl: string;
+  /** in the file only where no OS keyring was usable (or saved before keys went to the keyring) */
   apiKey?: string;
   webhookSecret?: string;
+  /** which secrets are in the OS keyring instead, under `account` (see secret-store.ts) */
+  keyring?: KeyringRef;
+}
+
+export interface KeyringRef {
+  /** the keyring account prefix: `<profile>/<random>`, so two config directories never share an entry */
+  account: string;
+  apiKey?: boolean;
+  webhookSecret?: boolean;
+  /** the key as `profiles ls` shows it (`svc_live_…abcd`), so listing never reads the keyring */
+  maskedKey?: string;
+}
+
+/** The contract's profile names: a name is a key in the config file and in the keyring, never `__proto__`. */
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** Checks a profile name given by the user (exit 2 when it does not match the contract's pattern). */
+export function validateProfileName(name: string, source = '--profile'): string {
+  // A key pasted in the wrong place is not repeated back.
+  if (/^svc_live_/i.test(name)) throw new UsageError(`${source}: looks like an API key, not a profile name (keys are never taken as flag values; the value was not used)`);
+  if (!PROFILE_NAME.test(name)) {
+    throw new UsageError(`${source}: not a valid profile name: ${JSON.stringify(name.slice(0, 80))} (letters, digits, _ . -; up to 64; starting with a letter or digit)`);
+  }
+  return name;
+}
+
+/** Exit 3: `profiles use` or `rm` of a profile that is not there. */
+export function noSuchProfile(name: string, hint = 'see svc profiles ls'): SvcError {
+  return new SvcError(`no profile named ${name}`, ExitCode.notFound, 'not_found', hint);
 }
 
 interface ConfigData {
@@ -50,15 +80,16 @@ export class ConfigStore {
   }
 
   profiles(): Record<string, Profile> {
-    return { ...this.data.profiles };
+    return nullObject(this.data.profiles);
   }
 
   getProfile(name: string): Profile | undefined {
-    return this.data.profiles[name];
+    return Object.hasOwn(this.data.profiles, name) ? this.data.profiles[name] : undefined;
   }
 
   getCursor(profile: string, baseUrl: string): string | undefined {
-    return this.data.cursors[profile]?.[baseUrl];
+    const cursors = Object.hasOwn(this.data.cursors, profile) ? this.data.cursors[profile] : undefined;
+    return cursors && Object.hasOwn(cursors, baseUrl) ? cursors[baseUrl] : undefined;
   }
 
   async setCurrentProfile(name: string): Promise<void> {
@@ -74,7 +105,7 @@ export class ConfigStore {
   }
 
   async deleteProfile(name: string): Promise<boolean> {
-    if (!(name in this.data.profiles)) return false;
+    if (!Object.hasOwn(this.data.profiles, name)) return false;
     await this.update((data) => {
       delete data.profiles[name];
       delete data.cursors[name];
@@ -86,7 +117,8 @@ export class ConfigStore {
   /** conf writes the whole file atomically (temp file + rename), so a kill never leaves half a cursor. */
   async setCursor(profile: string, baseUrl: string, cursor: string): Promise<void> {
     await this.update((data) => {
-      data.cursors[profile] = { ...data.cursors[profile], [baseUrl]: cursor };
+      data.cursors[profile] = nullObject(Object.hasOwn(data.cursors, profile) ? data.cursors[profile] : {});
+      data.cursors[profile][baseUrl] = cursor;
     });
   }
 
@@ -99,8 +131,8 @@ export class ConfigStore {
     const current = readConfigFile(conf.path);
     const data: ConfigData = {
       ...current,
-      profiles: { ...current.profiles },
-      cursors: { ...current.cursors },
+      profiles: nullObject(current.profiles),
+      cursors: nullObject(current.cursors),
     };
     change(data);
     conf.store = data;
@@ -109,6 +141,9 @@ export class ConfigStore {
 
   private async store(): Promise<Conf<ConfigData>> {
     if (!this.conf) {
+      // The directory svc creates is private (0700); conf would make it 0755. An existing one is left as it is.
+      mkdirSync(this.directory, { recursive: true, mode: 0o700 });
+      refuseSymlink(this.path);
       const { default: ConfClass } = await import('conf');
       this.conf = new ConfClass<ConfigData>({
         projectName: 'svc',
@@ -123,12 +158,27 @@ export class ConfigStore {
   }
 }
 
+/**
+ * A config file that is a symbolic link is refused: svc would write keys wherever it points (a file
+ * another user controls, or one shared with other programs).
+ */
+function refuseSymlink(path: string): void {
+  let isLink = false;
+  try {
+    isLink = lstatSync(path).isSymbolicLink();
+  } catch {
+    return;
+  }
+  if (isLink) throw new UsageError(`config file ${path} is a symbolic link; svc keeps keys only in a regular file (replace the link with the file itself)`);
+}
+
 function readConfigFile(path: string): ConfigData {
+  refuseSymlink(path);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    return { profiles: {}, cursors: {} };
+    return { profiles: Object.create(null), cursors: Object.create(null) };
   }
   try {
     const parsed = JSON.parse(text) as Partial<ConfigData> | null;
@@ -143,13 +193,40 @@ function readConfigFile(path: string): ConfigData {
 }
 
 function objectOr<T extends object>(value: T | undefined): T {
-  return value && typeof value === 'object' && !Array.isArray(value) ? value : ({} as T);
+  return nullObject(value && typeof value === 'object' && !Array.isArray(value) ? value : ({} as T));
+}
+
+/** A copy without a prototype: names such as `constructor` or `__proto__` are then only keys. */
+function nullObject<T extends object>(value: T): T {
+  const copy = Object.create(null) as T;
+  for (const [key, entry] of Object.entries(value)) (copy as Record<string, unknown>)[key] = entry;
+  return copy;
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
 export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * Checks a URL svc will POST deliveries to (`--forward-to`): https:// anywhere, plain http:// only to a
+ * loopback host (never to 169.254.169.254 or a private address), no user name or password. Refused
+ * before any connection is made.
+ */
+export function validateForwardUrl(raw: string, source = '--forward-to'): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`${source}: not a URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`${source}: must be an https:// URL, got ${url.protocol}`);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new UsageError(`${source}: plain http:// only to a loopback host (localhost, 127.0.0.1, [::1]); use https:// for ${url.hostname}`);
+  }
+  if (url.username || url.password) throw new UsageError(`${source}: must not carry a user name or password`);
+  return url.toString();
 }
 
 /** Checks a base URL: absolute, http(s), and plain http only for loopback hosts. Returns it without a trailing slash. */

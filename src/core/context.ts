@@ -6,7 +6,8 @@ import { ApiClient } from '../api/client.js';
 import { AuthError, UsageError } from './errors.js';
 import { IO, type IOStreams } from './io.js';
 import { FORMATS, Output, type Format } from './output.js';
-import { ConfigStore, DEFAULT_BASE_URL, DEFAULT_PROFILE, validateBaseUrl, type Profile } from './config.js';
+import { ConfigStore, DEFAULT_BASE_URL, DEFAULT_PROFILE, validateBaseUrl, validateProfileName, type Profile } from './config.js';
+import { defaultSecretStore, SecretStoreError, type SecretStore } from './secret-store.js';
 import { inquirerPrompter, type Prompter } from './prompter.js';
 import * as validate from './validate.js';
 
@@ -31,6 +32,8 @@ export interface ResolvedProfile {
   webhookSecret?: string;
   /** the stored profile, when there is one */
   stored?: Profile;
+  /** why the key kept in the OS keyring could not be read (reported when the key is needed) */
+  keyError?: AuthError;
 }
 
 export class Context {
@@ -42,6 +45,9 @@ export class Context {
   private clientPromise?: Promise<ApiClient>;
   private outputPromise?: Promise<Output>;
   private prompterInstance?: Prompter;
+  private secretStoreInstance?: SecretStore;
+  /** keyring reads of this run, by account: each secret is asked for once */
+  private readonly keyringLookups = new Map<string, Promise<string>>();
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly ratePerMinute: number;
@@ -76,14 +82,23 @@ export class Context {
   /** Which profile, base URL and key this invocation uses (env overrides profile). */
   async profile(): Promise<ResolvedProfile> {
     const config = await this.config();
-    const name = this.options.profile || this.env.SVC_PROFILE || config.currentProfile || DEFAULT_PROFILE;
+    const explicitName = this.options.profile || this.env.SVC_PROFILE;
+    if (explicitName) validateProfileName(explicitName, this.options.profile ? '--profile' : 'SVC_PROFILE');
+    const name = explicitName || config.currentProfile || DEFAULT_PROFILE;
     const stored = config.getProfile(name);
     const baseUrl = this.options.baseUrl
       ? validateBaseUrl(this.options.baseUrl, '--base-url')
       : this.env.SVC_BASE_URL
         ? validateBaseUrl(this.env.SVC_BASE_URL, 'SVC_BASE_URL')
         : validateBaseUrl(stored?.baseUrl ?? DEFAULT_BASE_URL, `profile ${name} base URL`);
-    const apiKey = (this.env.SVC_API_KEY || stored?.apiKey)?.trim();
+    // Secrets kept in the OS keyring are read here (once per run), so every caller sees them; a keyring
+    // that cannot be read leaves the key undefined and the reason for client() to report.
+    let keyError: AuthError | undefined;
+    const [fromKeyring, secretFromKeyring] = await Promise.all([
+      this.env.SVC_API_KEY || stored?.apiKey ? undefined : this.keyringSecret(name, stored, 'apiKey').catch((error: AuthError) => void (keyError = error)),
+      stored?.webhookSecret ? undefined : this.keyringSecret(name, stored, 'webhookSecret').catch(() => undefined),
+    ]);
+    const apiKey = (this.env.SVC_API_KEY || stored?.apiKey || fromKeyring || undefined)?.trim();
     // A key pasted with a space or a line break inside cannot be sent as a header at all.
     if (apiKey && /[\s\x00-\x1f\x7f]/.test(apiKey)) {
       throw new AuthError(`the API key ${this.env.SVC_API_KEY ? 'in SVC_API_KEY' : `of profile ${name}`} contains spaces or control characters`);
@@ -92,14 +107,64 @@ export class Context {
       name,
       baseUrl,
       apiKey: apiKey || undefined,
-      webhookSecret: stored?.webhookSecret,
+      webhookSecret: stored?.webhookSecret ?? secretFromKeyring,
       stored,
+      ...(keyError ? { keyError } : {}),
     };
+  }
+
+  /** The OS keyring (loaded only when a secret is read from or written to it). */
+  secretStore(): SecretStore {
+    this.secretStoreInstance ??= defaultSecretStore(this.env);
+    return this.secretStoreInstance;
+  }
+
+  /** Test seam: a fake keyring. */
+  setSecretStore(store: SecretStore): void {
+    this.secretStoreInstance = store;
+  }
+
+  /**
+   * A profile's key or webhook secret kept in the OS keyring (undefined when the profile keeps it in
+   * the file, or has none). A keyring that cannot be read now is exit 4, naming the profile.
+   */
+  async keyringSecret(name: string, stored: Profile | undefined, which: 'apiKey' | 'webhookSecret'): Promise<string | undefined> {
+    if (!stored?.keyring?.[which]) return undefined;
+    const account = `${stored.keyring.account}/${which}`;
+    let lookup = this.keyringLookups.get(account);
+    if (!lookup) {
+      lookup = this.readKeyring(name, account, which);
+      this.keyringLookups.set(account, lookup);
+    }
+    return lookup;
+  }
+
+  private async readKeyring(name: string, account: string, which: 'apiKey' | 'webhookSecret'): Promise<string> {
+    const what = which === 'apiKey' ? 'API key' : 'webhook secret';
+    let value: string | undefined;
+    try {
+      value = await this.secretStore().get(account);
+    } catch (error) {
+      const reason = error instanceof SecretStoreError ? error.message : String(error);
+      throw new AuthError(`the ${what} of profile ${name} is in the OS keyring, which cannot be read now: ${reason}`, `unlock the keyring, or set ${which === 'apiKey' ? 'SVC_API_KEY' : 'SVC_WEBHOOK_SECRET'}`);
+    }
+    if (value === undefined) throw new AuthError(`the ${what} of profile ${name} is missing from the OS keyring`, `run 'svc login${name === DEFAULT_PROFILE ? '' : ` --profile ${name}`}' again`);
+    return value;
   }
 
   /** The API client for the resolved profile; exit 4 when no key is configured. */
   client(): Promise<ApiClient> {
-    this.clientPromise ??= this.profile().then((profile) => {
+    this.clientPromise ??= this.profile().then(async (profile) => {
+      // A saved key goes only to the base URL it was saved with: another URL named by --base-url or
+      // SVC_BASE_URL is refused before anything is sent. SVC_API_KEY goes wherever the caller points it.
+      const savedKey = !this.env.SVC_API_KEY && (profile.stored?.apiKey || profile.stored?.keyring?.apiKey);
+      if (savedKey && profile.stored && validateBaseUrl(profile.stored.baseUrl, `profile ${profile.name} base URL`) !== profile.baseUrl) {
+        throw new UsageError(
+          `${this.options.baseUrl ? '--base-url' : 'SVC_BASE_URL'}: the key of profile ${profile.name} belongs to ${profile.stored.baseUrl}; it is not sent to ${profile.baseUrl}`,
+          `log in to that URL with 'svc login --profile <name> --base-url ${profile.baseUrl}', or pass its key in SVC_API_KEY`,
+        );
+      }
+      if (!profile.apiKey && profile.keyError) throw profile.keyError;
       if (!profile.apiKey) {
         const explicit = this.options.profile || this.env.SVC_PROFILE;
         throw new AuthError(
@@ -107,7 +172,7 @@ export class Context {
           `run 'svc login${profile.name === DEFAULT_PROFILE ? '' : ` --profile ${profile.name}`}', set SVC_API_KEY, or start 'svc sandbox' and use --profile sandbox`,
         );
       }
-      return this.clientFor(profile.baseUrl, profile.apiKey, profile.webhookSecret ? [profile.webhookSecret] : []);
+      return this.clientFor(profile.baseUrl, profile.apiKey!, profile.webhookSecret ? [profile.webhookSecret] : []);
     });
     return this.clientPromise;
   }

@@ -39,6 +39,11 @@ export interface DiagnoseInput {
   secret: string;
   /** other secrets to try for "wrong secret"; the one in use may be among them */
   otherSecrets?: KnownSecret[];
+  /**
+   * Stop trying mistakes at this `performance.now()` time (a receiver bounds what one forged delivery
+   * can cost); the causes found so far are returned, none when the budget ran out first.
+   */
+  deadline?: number;
 }
 
 /** One way the sender's signing input may have differed from ours; `cause` undefined means unchanged. */
@@ -98,7 +103,13 @@ function signatureCauses(input: DiagnoseInput, timestamp: string): Cause[] {
   }
   combinations.sort((a, b) => a.causes.length - b.causes.length);
   // Signatures are not secret; a plain set lookup is fine here (the verdict itself used constant time).
-  return combinations.find((combination) => wanted.has(combination.run()))?.causes ?? [];
+  // Only the cause is ever reported, never a signature computed here (that would be a signing oracle).
+  const deadline = input.deadline ?? Infinity;
+  for (const combination of combinations) {
+    if (performance.now() > deadline) return [];
+    if (wanted.has(combination.run())) return combination.causes;
+  }
+  return [];
 }
 
 function prefixVariants(timestamp: string): Variant<string>[] {

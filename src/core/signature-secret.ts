@@ -19,7 +19,8 @@ export async function resolveWebhookSecret(ctx: Context, options: { secretStdin?
   const fromEnv = ctx.env.SVC_WEBHOOK_SECRET;
   if (fromEnv) return { secret: fromEnv, source: 'SVC_WEBHOOK_SECRET' };
   const profile = await ctx.profile();
-  if (profile.webhookSecret) return { secret: profile.webhookSecret, source: `profile ${profile.name}` };
+  const saved = profile.webhookSecret ?? (await ctx.keyringSecret(profile.name, profile.stored, 'webhookSecret'));
+  if (saved) return { secret: saved, source: `profile ${profile.name}` };
   const login = `svc login${profile.name === 'default' ? '' : ` --profile ${profile.name}`} --webhook-secret-stdin`;
   const ways = [...(options.stdinFlag ? ['pipe it with --secret-stdin'] : []), 'set SVC_WEBHOOK_SECRET', `save it in the profile with '${login}'`];
   throw new UsageError(`no webhook secret for profile ${profile.name}: ${ways.join(', or ')}`);
@@ -52,8 +53,14 @@ export async function knownSecrets(ctx: Context): Promise<KnownSecret[]> {
   const known: KnownSecret[] = [];
   if (ctx.env.SVC_WEBHOOK_SECRET) known.push({ source: 'SVC_WEBHOOK_SECRET', secret: ctx.env.SVC_WEBHOOK_SECRET });
   const config = await ctx.config();
-  for (const [name, profile] of Object.entries(config.profiles())) {
-    if (profile.webhookSecret) known.push({ source: `profile ${name}`, secret: profile.webhookSecret });
-  }
+  const profiles = Object.entries(config.profiles());
+  // Secrets in the OS keyring are read too (in parallel, each bounded); one that cannot be read is left out.
+  const secrets = await Promise.all(
+    profiles.map(([name, profile]) => (profile.webhookSecret ? Promise.resolve(profile.webhookSecret) : ctx.keyringSecret(name, profile, 'webhookSecret').catch(() => undefined))),
+  );
+  profiles.forEach(([name], index) => {
+    const secret = secrets[index];
+    if (secret) known.push({ source: `profile ${name}`, secret });
+  });
   return known;
 }

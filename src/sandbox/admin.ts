@@ -89,12 +89,57 @@ function optionalText(body: Record<string, unknown>, name: string, errors: Field
   return errors.optionalString(body[name], name, 1000) ?? null;
 }
 
+/** https:// anywhere; plain http:// only to a loopback host (never the metadata address or a private one). */
 function isWebhookUrl(value: string): boolean {
   try {
     const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:';
+    return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackName(url.hostname));
   } catch {
     return false;
+  }
+}
+
+/** `localhost`, `127.x.x.x`, `[::1]` (and `::1` as Node reports it), IPv4-mapped 127.x in brackets. */
+function isLoopbackName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return (
+    name === 'localhost' ||
+    name === '[::1]' ||
+    name === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) ||
+    /^\[::ffff:(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|7f[0-9a-f]{2}:[0-9a-f]{1,4})\]$/.test(name)
+  );
+}
+
+/** A Host header value naming a loopback host, with an optional port. */
+function isLoopbackHostHeader(host: string | undefined): boolean {
+  if (host === undefined) return false;
+  const match = /^(\[[^\]]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(host.trim());
+  return match !== null && isLoopbackName(match[1]);
+}
+
+/** An Origin is acceptable only when it is itself loopback: `http(s)://localhost[:port]` and the like. */
+function isLoopbackOrigin(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackName(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The key-less admin API's guard, checked before routing: the request must name a loopback Host (a
+ * DNS-rebinding page names its own host) and carry no Origin of another site (a cross-site request
+ * from a page the operator visits carries that page's Origin). 403 otherwise.
+ */
+export function guardAdminRequest(headers: { host?: string; origin?: string | string[] }): void {
+  if (!isLoopbackHostHeader(headers.host)) {
+    throw new ApiProblem(403, 'forbidden', 'The admin API answers only requests addressed to a loopback host (localhost, 127.0.0.1, [::1]).');
+  }
+  const origin = headers.origin;
+  if (origin !== undefined && (Array.isArray(origin) || !isLoopbackOrigin(origin))) {
+    throw new ApiProblem(403, 'forbidden', 'The admin API refuses requests from another site (its Origin is not a loopback address).');
   }
 }
 
@@ -319,7 +364,7 @@ const routes: AdminRoute[] = [
       const errors = new FieldErrors();
       const { webhookUrl, scopes, brandIds } = body;
       if (webhookUrl !== undefined && webhookUrl !== null && (typeof webhookUrl !== 'string' || !isWebhookUrl(webhookUrl))) {
-        errors.add('webhookUrl', 'invalid', 'webhookUrl must be an http(s) URL or null.');
+        errors.add('webhookUrl', 'invalid', 'webhookUrl must be an https:// URL, an http:// URL to a loopback host, or null.');
       }
       if (scopes !== undefined && (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every((s) => SCOPES.includes(s as Scope)))) {
         errors.add('scopes', 'invalid', `scopes must be a non-empty list of ${SCOPES.join(', ')}.`);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type AdminServices, handleAdmin } from './admin.js';
+import { type AdminServices, guardAdminRequest, handleAdmin } from './admin.js';
 import { VirtualClock } from './clock.js';
 import { ApiProblem, rateLimited } from './errors.js';
 import { acceptsJson, isLoopback, readJsonBody, sendJson, sendProblem } from './http.js';
@@ -21,6 +21,8 @@ const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC
 
 export interface SandboxOptions {
   seed?: number;
+  /** keys and webhook secrets from the OS's random source instead of the seed (`svc sandbox` without --seed) */
+  randomKeys?: boolean;
   approvalRequired?: boolean;
   rateLimitPerMinute?: number;
   faults?: Faults;
@@ -72,6 +74,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const log = options.log ?? (() => undefined);
   const state = createSeededState(clock, {
     seed,
+    randomKeys: options.randomKeys ?? false,
     approvalRequired: options.approvalRequired ?? false,
     rateLimitPerMinute: options.rateLimitPerMinute ?? 3000,
   });
@@ -194,6 +197,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       await handleApi(req, res, url, path.slice('/v1'.length), origin);
     } else if (path === '/_sandbox' || path.startsWith('/_sandbox/')) {
       if (!isLoopback(req.socket.remoteAddress)) throw new ApiProblem(403, 'forbidden', 'The admin API answers loopback clients only.');
+      guardAdminRequest(req.headers);
       // The team acts on the state as it is now: expiries that fell due are applied first.
       state.sweep();
       const result = await handleAdmin(admin, req.method ?? 'GET', path.slice('/_sandbox'.length), () => readJsonBody(req));

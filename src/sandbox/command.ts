@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { UsageError } from '../core/errors.js';
 import { type SandboxInfo, createSandbox } from './app.js';
 import { parseFaultSpec } from './faults.js';
@@ -13,6 +15,8 @@ export interface RunSandboxOptions {
   /** `errorRate=0.1,resetRate=0.05,rateLimitRate=0.05,delayMs=0` (see faults.ts). */
   faults?: string;
   seed: number;
+  /** no --seed given: keys and webhook secrets are random */
+  randomKeys?: boolean;
   log: (line: string) => void;
   signal: AbortSignal;
   onReady?: (info: SandboxInfo) => Promise<void> | void;
@@ -34,6 +38,7 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<void> {
   }
   const sandbox = createSandbox({
     seed: opts.seed,
+    randomKeys: opts.randomKeys,
     approvalRequired: opts.approvalRequired,
     rateLimitPerMinute: opts.rateLimit,
     faults,
@@ -56,7 +61,8 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<void> {
   try {
     await opts.onReady?.(info);
     process.stdout.write(`${JSON.stringify(info)}\n`);
-    opts.log(`sandbox listening on ${server.origin} (seed ${opts.seed}); admin API at ${info.adminUrl}`);
+    opts.log(`sandbox listening on ${server.origin} (seed ${opts.seed}${opts.randomKeys ? ', random keys' : ''}); admin API at ${info.adminUrl}`);
+    for (const line of exposureWarning(opts.host, server.server.address())) opts.log(line);
     if (!opts.signal.aborted) {
       await new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
     }
@@ -64,4 +70,26 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<void> {
     await server.close();
     opts.log('sandbox stopped');
   }
+}
+
+/**
+ * `--host` with a non-loopback address: a warning that the sandbox, its seeded keys and its key-less
+ * admin API are then reachable by others, and the URLs that reach it from elsewhere. Empty for loopback.
+ */
+export function exposureWarning(host: string, address: AddressInfo | string | null, interfaces = networkInterfaces()): string[] {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare === 'localhost' || bare === '::1' || /^127\./.test(bare)) return [];
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const wildcard = bare === '0.0.0.0' || bare === '::' || bare === '';
+  const addresses = wildcard
+    ? Object.values(interfaces)
+        .flat()
+        .filter((entry) => entry !== undefined && !entry.internal && (bare === '::' || entry.family === 'IPv4'))
+        .map((entry) => entry!.address)
+    : [bare];
+  const urls = addresses.map((ip) => `http://${ip.includes(':') ? `[${ip}]` : ip}:${port}`);
+  return [
+    `warning: --host ${host} is not a loopback address: others who can reach this machine can use this sandbox and its keys, and its key-less admin API (/_sandbox) is exposed to them, guarded only by its loopback checks (client address, Host, Origin); keep the default 127.0.0.1 unless you need this.`,
+    ...urls.map((url) => `warning: reachable at ${url}/v1 (admin API ${url}/_sandbox)`),
+  ];
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { MICROS_PER_DAY, type VirtualClock } from './clock.js';
 import type { ApiKeyRecord, Brand, Campaign, CustomField, Gift, GiftDimension, RewardStore, Scope } from './models.js';
 import { SeededRandom } from './random.js';
@@ -5,6 +6,8 @@ import { SandboxState } from './store.js';
 
 export interface FixtureOptions {
   seed: number;
+  /** keys and secrets from crypto.randomBytes (the seeded generator still advances, so ids stay the same) */
+  randomKeys?: boolean;
   approvalRequired: boolean;
   rateLimitPerMinute: number;
 }
@@ -13,7 +16,8 @@ const STORE_COUNTRIES = ['US', 'GB', 'DE', 'FR', 'IE', 'HK'];
 
 /**
  * Builds the seed data: every id, key and secret comes from a generator seeded with `--seed`, so the
- * same seed gives the same sandbox (times follow the clock, which starts at real time).
+ * same seed gives the same sandbox (times follow the clock, which starts at real time). With
+ * `randomKeys` (svc sandbox without --seed) keys and webhook secrets are random instead.
  */
 export function createSeededState(clock: VirtualClock, options: FixtureOptions): SandboxState {
   const random = new SeededRandom(options.seed);
@@ -24,15 +28,12 @@ export function createSeededState(clock: VirtualClock, options: FixtureOptions):
   const [lucky, golden, northern] = brands;
   const allBrandIds = brands.map((b) => b.id);
 
-  const key = (name: string, scopes: Scope[], brandIds: string[]): ApiKeyRecord => ({
-    name,
-    apiKey: `svc_live_${random.alphanumeric(32)}`,
-    scopes,
-    brandIds,
-    webhookUrl: null,
-    webhookSecret: random.hex(64),
-    revoked: false,
-  });
+  const key = (name: string, scopes: Scope[], brandIds: string[]): ApiKeyRecord => {
+    const seeded = { apiKey: `svc_live_${random.alphanumeric(32)}`, webhookSecret: random.hex(64) };
+    // Without --seed nobody can predict a sandbox's keys (another user on the machine, a web page).
+    const secrets = options.randomKeys ? { apiKey: `svc_live_${randomAlphanumeric(32)}`, webhookSecret: randomBytes(32).toString('hex') } : seeded;
+    return { name, ...secrets, scopes, brandIds, webhookUrl: null, revoked: false };
+  };
   const keys = [
     key('full', ['PERSONAL_LINKS', 'REWARD_STORES'], allBrandIds),
     key('other', ['PERSONAL_LINKS', 'REWARD_STORES'], allBrandIds),
@@ -216,4 +217,17 @@ function buildStores(random: SeededRandom, allBrandIds: string[], firstBrandId: 
     ],
   };
   return [live, scheduled];
+}
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `length` characters of [A-Za-z0-9] from the OS's random source, without modulo bias. */
+function randomAlphanumeric(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += ALPHANUMERIC[byte % 62];
+    }
+  }
+  return out;
 }

@@ -94,7 +94,7 @@ describe('login and profiles', () => {
   it('login checks the key, stores it with mode 0600, and profiles ls masks it', async () => {
     const configDir = tempConfigDir();
     const key = sandbox.key('full');
-    const env = { SVC_CONFIG_DIR: configDir };
+    const env = { SVC_CONFIG_DIR: configDir, SVC_KEYRING: '0' };
     const login = await svc(['login', '--profile', 'work', '--base-url', sandbox.baseUrl, '--api-key-stdin', '--webhook-secret-stdin'], {
       env,
       input: `${key.apiKey}\n${key.webhookSecret}\n`,
@@ -106,7 +106,7 @@ describe('login and profiles', () => {
 
     const ls = await svc(['profiles', 'ls', '-o', 'json'], { env });
     const rows = JSON.parse(ls.stdout);
-    expect(rows).toEqual([{ name: 'work', baseUrl: sandbox.baseUrl, apiKey: `svc_live_…${key.apiKey.slice(-4)}`, webhookSecret: true, default: true }]);
+    expect(rows).toEqual([{ name: 'work', baseUrl: sandbox.baseUrl, apiKey: `svc_live_…${key.apiKey.slice(-4)}`, webhookSecret: true, storage: 'file', default: true }]);
     expect(ls.stdout).not.toContain(key.apiKey);
     expect(ls.stdout).not.toContain(key.webhookSecret);
 
@@ -132,7 +132,7 @@ describe('login and profiles', () => {
     expect(JSON.parse(ls.stdout)).toEqual([]);
   });
 
-  it('profiles use switches the default; unknown names are usage errors', async () => {
+  it('profiles use switches the default; unknown names are not found (exit 3)', async () => {
     const configDir = tempConfigDir();
     const env = { SVC_CONFIG_DIR: configDir };
     for (const [name, key] of [['a', 'full'], ['b', 'links']]) {
@@ -142,8 +142,8 @@ describe('login and profiles', () => {
     expect(JSON.parse((await svc(['me'], { env })).stdout).key.name).toBe('full');
     expect((await svc(['profiles', 'use', 'b'], { env })).exitCode).toBe(0);
     expect(JSON.parse((await svc(['me'], { env })).stdout).key.name).toBe('links');
-    expect((await svc(['profiles', 'use', 'zzz'], { env })).exitCode).toBe(2);
-    expect((await svc(['profiles', 'rm', 'zzz'], { env })).exitCode).toBe(2);
+    expect((await svc(['profiles', 'use', 'zzz'], { env })).exitCode).toBe(3);
+    expect((await svc(['profiles', 'rm', 'zzz'], { env })).exitCode).toBe(3);
   });
 
   it('the sandbox saves a "sandbox" profile unless --no-profile', async () => {

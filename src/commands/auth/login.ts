@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { Me } from '../../api/types.js';
+import type { Profile } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { maskKey } from '../../core/secrets.js';
@@ -26,11 +28,51 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   // Check the key before anything is written: a refused key leaves the stored profile as it was.
   const me = await ctx.clientFor(baseUrl, apiKey, webhookSecret ? [webhookSecret] : []).get<Me>('/me', { signal: ctx.signal });
 
-  await config.setProfile(name, { baseUrl, apiKey, webhookSecret: webhookSecret ?? existing?.webhookSecret });
+  const { profile, inKeyring } = await store(ctx, name, existing, baseUrl, apiKey, webhookSecret);
+  await config.setProfile(name, profile);
   if (!config.currentProfile) await config.setCurrentProfile(name);
   ctx.io.info(
     `Logged in as key ${me.key?.name ?? '?'} (${maskKey(apiKey)}, scopes ${(me.key?.scopes ?? []).join(', ')}) at ${baseUrl}; saved as profile ${name}.`,
   );
+  const what = webhookSecret === undefined ? 'the key' : 'the key and webhook secret';
+  ctx.io.info(inKeyring ? `Stored ${what} in the OS keyring.` : `note: no OS keyring is usable here; ${what} went to ${config.path} (mode 0600).`);
+}
+
+/**
+ * Puts the key (and a new webhook secret) in the OS keyring when one is usable, else in the 0600
+ * config file. A webhook secret not given again stays where it was.
+ */
+async function store(
+  ctx: Context,
+  name: string,
+  existing: Profile | undefined,
+  baseUrl: string,
+  apiKey: string,
+  webhookSecret: string | undefined,
+): Promise<{ profile: Profile; inKeyring: boolean }> {
+  const keyring = ctx.secretStore();
+  const account = existing?.keyring?.account ?? `${name}/${randomBytes(6).toString('hex')}`;
+  const keyInKeyring = await keyring.set(`${account}/apiKey`, apiKey);
+  let secretInKeyring = Boolean(existing?.keyring?.webhookSecret);
+  let secretInFile = existing?.webhookSecret;
+  if (webhookSecret !== undefined) {
+    secretInKeyring = keyInKeyring && (await keyring.set(`${account}/webhookSecret`, webhookSecret));
+    secretInFile = secretInKeyring ? undefined : webhookSecret;
+  }
+  // A key now in the file must not leave an older one behind in the keyring (and the other way round).
+  if (!keyInKeyring && existing?.keyring?.apiKey) await keyring.delete(`${account}/apiKey`);
+  if (webhookSecret !== undefined && !secretInKeyring && existing?.keyring?.webhookSecret) await keyring.delete(`${account}/webhookSecret`);
+  const profile: Profile = { baseUrl };
+  if (!keyInKeyring) profile.apiKey = apiKey;
+  if (secretInFile !== undefined) profile.webhookSecret = secretInFile;
+  if (keyInKeyring || secretInKeyring) {
+    profile.keyring = {
+      account,
+      ...(keyInKeyring ? { apiKey: true, maskedKey: maskKey(apiKey) } : {}),
+      ...(secretInKeyring ? { webhookSecret: true } : {}),
+    };
+  }
+  return { profile, inKeyring: keyInKeyring };
 }
 
 async function readCredentials(ctx: Context, opts: Options): Promise<{ apiKey: string; webhookSecret?: string }> {

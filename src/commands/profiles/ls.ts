@@ -1,5 +1,5 @@
 import type { Context } from '../../core/context.js';
-import { DEFAULT_PROFILE } from '../../core/config.js';
+import { DEFAULT_PROFILE, type Profile } from '../../core/config.js';
 import { maskKey } from '../../core/secrets.js';
 
 interface ProfileRow {
@@ -7,18 +7,22 @@ interface ProfileRow {
   baseUrl: string;
   apiKey: string;
   webhookSecret: boolean;
+  /** where the key is: `keyring` (the OS credential store), `file` (the 0600 config file), or `` when none */
+  storage: 'keyring' | 'file' | '';
   default: boolean;
 }
 
 export async function run(ctx: Context): Promise<void> {
   const config = await ctx.config();
   const current = config.currentProfile ?? DEFAULT_PROFILE;
-  // Keys are masked in every format: a listing is never a way to read a secret back.
+  // Keys are masked in every format: a listing is never a way to read a secret back. A key in the
+  // keyring is not read just to be masked (that would load the keyring for a listing).
   const rows: ProfileRow[] = Object.entries(config.profiles()).map(([name, profile]) => ({
     name,
     baseUrl: profile.baseUrl,
-    apiKey: maskKey(profile.apiKey),
-    webhookSecret: Boolean(profile.webhookSecret),
+    apiKey: profile.keyring?.apiKey && !profile.apiKey ? (profile.keyring.maskedKey ?? 'svc_live_…') : maskKey(profile.apiKey),
+    webhookSecret: Boolean(profile.webhookSecret || profile.keyring?.webhookSecret),
+    storage: storage(profile),
     default: name === current,
   }));
   const output = await ctx.output();
@@ -29,7 +33,13 @@ export async function run(ctx: Context): Promise<void> {
       { header: 'Name', value: (row) => row.name },
       { header: 'Base URL', value: (row) => row.baseUrl },
       { header: 'API key', value: (row) => row.apiKey },
+      { header: 'Stored in', value: (row) => row.storage },
       { header: 'Webhook secret', value: (row) => (row.webhookSecret ? 'set' : '') },
     ],
   });
+}
+
+function storage(profile: Profile): ProfileRow['storage'] {
+  if (profile.apiKey) return 'file';
+  return profile.keyring?.apiKey ? 'keyring' : '';
 }

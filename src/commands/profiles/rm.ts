@@ -1,8 +1,23 @@
 import type { Context } from '../../core/context.js';
-import { UsageError } from '../../core/errors.js';
+import { noSuchProfile, validateProfileName } from '../../core/config.js';
 
 export async function run(ctx: Context, _opts: unknown, [name]: string[]): Promise<void> {
   const config = await ctx.config();
-  if (!(await config.deleteProfile(name))) throw new UsageError(`no profile named ${name}`, 'see svc profiles ls');
+  const profile = config.getProfile(name);
+  // A profile saved before names were checked can still be removed; any other bad name is a usage error.
+  if (!profile) {
+    validateProfileName(name, 'profile name');
+    throw noSuchProfile(name);
+  }
+  // The keyring entries go too; a keyring that cannot be reached now is named, the profile still removed.
+  let left = false;
+  if (profile.keyring) {
+    const store = ctx.secretStore();
+    for (const which of ['apiKey', 'webhookSecret'] as const) {
+      if (profile.keyring[which] && !(await store.delete(`${profile.keyring.account}/${which}`))) left = true;
+    }
+  }
+  await config.deleteProfile(name);
   ctx.io.info(`Removed profile ${name}.`);
+  if (left) ctx.io.info(`note: the OS keyring could not be reached; its entry "svc ${profile.keyring!.account}/…" is still there (remove it with the keyring's own tool).`);
 }

@@ -4,11 +4,26 @@
  * secret as the spec prescribes, prints each event, and answers 200 `{"received":true}` or 400 with
  * the reason. Deliveries are at least once, so repeats are marked by event id (and not printed again
  * to a pipe). Runs until Ctrl-C, then exits 130 like every interrupted command.
+ *
+ * Each delivery also gets one line on stderr: the time it arrived, its event id and type, and ✓ or
+ * ✗ with the verification reason. `--save-dir` keeps every delivery as a JSON file; `--forward-to`
+ * relays verified deliveries, byte for byte with their signature headers, to another receiver.
+ *
+ * Hostile input costs bounded time and memory: a body over 1 MiB is answered 413 without being kept;
+ * the signature (one HMAC) is checked before anything else; the diagnosis of a failure (which re-signs
+ * the body with known mistakes) runs only for small bodies and within a time budget.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { mkdir, open } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import type { Dispatcher } from 'undici';
 import type { SvcEvent } from '../../api/types.js';
+import { describeNetworkError, loadTransport } from '../../api/transport.js';
+import { validateForwardUrl } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
 import { ExitCode, FailureError, UsageError } from '../../core/errors.js';
+import { terminalSafeLine } from '../../core/sanitize.js';
 import { verifySignature } from '../../core/signature.js';
 import { diagnose } from '../../core/signature-diagnose.js';
 import { resolveWebhookSecret } from '../../core/signature-secret.js';
@@ -18,64 +33,122 @@ import { EventRenderer } from '../events/render.js';
 export interface ListenOptions {
   port?: string;
   path?: string;
+  saveDir?: string;
+  forwardTo?: string;
 }
 
-/** The spec's request body limit; anything larger is refused before it is buffered. */
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** Deliveries are small JSON events; anything over 1 MiB is refused (413) before it is kept. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** After a 413, the rest of the body is read and dropped up to this much, then the connection is cut. */
+const MAX_DRAINED_BYTES = 16 * 1024 * 1024;
+/** A failed signature is diagnosed only for bodies up to this size ... */
+const DIAGNOSE_MAX_BYTES = 64 * 1024;
+/** ... within this time per delivery ... */
+const DIAGNOSE_BUDGET_MS = 50;
+/** ... and within this much diagnosis time per second overall, so a stream of forgeries cannot stall good deliveries. */
+const DIAGNOSE_BUDGET_PER_SECOND_MS = 200;
 /** How many event ids are remembered for duplicate marking (oldest forgotten first). */
 const REMEMBERED_IDS = 10_000;
+/** Verified deliveries waiting to be forwarded; beyond this, new ones are not forwarded (and said so). */
+const MAX_FORWARD_QUEUE = 1_000;
 
-type Verdict = { status: number; body: Record<string, unknown>; event?: { raw: string; parsed: SvcEvent; duplicate: boolean } };
+interface Delivery {
+  receivedAt: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** the event id from the body, else the Svc-Event-Id header; untrusted */
+  id: string;
+  type: string;
+}
+
+interface Verdict {
+  ok: boolean;
+  /** the HTTP status answered */
+  status: number;
+  /** the reason when not ok: malformed_header, no_matching_signature, … */
+  error?: string;
+  detail?: string;
+  duplicate?: boolean;
+}
 
 export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
   const port = validate.port(opts.port, 4242);
   const path = opts.path ?? '/webhooks';
   if (!path.startsWith('/')) throw new UsageError(`--path: must start with /, got ${path}`);
+  // Refused before anything listens or connects: plain http only to loopback.
+  const forwardTo = opts.forwardTo === undefined ? undefined : validateForwardUrl(opts.forwardTo, '--forward-to');
+  if (opts.saveDir === '') throw new UsageError('--save-dir: must name a directory');
   const { secret } = await resolveWebhookSecret(ctx, { stdinFlag: false });
+  const saveDir = opts.saveDir;
+  // Saved deliveries hold players' data: the directory svc creates is private.
+  if (saveDir !== undefined) {
+    await mkdir(saveDir, { recursive: true, mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+      throw new UsageError(`--save-dir: cannot create ${saveDir}: ${error.code ?? error.message}`);
+    });
+  }
   const output = await ctx.output();
   const renderer = new EventRenderer(output);
   const seen = new Set<string>();
+  const forwarder = forwardTo ? new Relay(forwardTo, ctx.signal) : undefined;
+  const diagnosis = new Budget(DIAGNOSE_BUDGET_PER_SECOND_MS);
 
-  const judge = (request: IncomingMessage, body: Buffer): Verdict => {
-    const header = request.headers['svc-signature'];
-    if (typeof header !== 'string') return reject('missing_signature', 'no Svc-Signature header');
-    const verification = verifySignature({ header, payload: body, secret, now: Math.floor(Date.now() / 1000) });
+  const judge = (delivery: Delivery): { verdict: Verdict; event?: SvcEvent } => {
+    const header = delivery.headers['svc-signature'];
+    if (typeof header !== 'string') return { verdict: reject('missing_signature', 'no Svc-Signature header') };
+    // The cheap check first: one HMAC. Only a failure is diagnosed, and only within bounds.
+    const verification = verifySignature({ header, payload: delivery.body, secret, now: Math.floor(Date.now() / 1000) });
     if (!verification.valid) {
-      const [cause] = diagnose({ verification, payload: body, secret });
-      return reject(verification.reason!, cause ? cause.message : verification.header.problems.join('; ') || verification.reason!);
+      let detail = verification.header.problems.join('; ') || verification.reason!;
+      if (delivery.body.length <= DIAGNOSE_MAX_BYTES && diagnosis.available()) {
+        const started = performance.now();
+        const [cause] = diagnose({ verification, payload: delivery.body, secret, deadline: started + DIAGNOSE_BUDGET_MS });
+        diagnosis.spend(performance.now() - started);
+        if (cause) detail = cause.message;
+      }
+      return { verdict: reject(verification.reason!, detail) };
     }
     let parsed: SvcEvent;
     try {
-      parsed = JSON.parse(body.toString('utf8')) as SvcEvent;
+      parsed = JSON.parse(delivery.body.toString('utf8')) as SvcEvent;
     } catch {
-      return reject('invalid_json', 'the body is not JSON');
+      return { verdict: reject('invalid_json', 'the body is not JSON') };
     }
-    const id = String(parsed?.id ?? request.headers['svc-event-id'] ?? '');
-    const duplicate = id !== '' && seen.has(id);
-    remember(seen, id);
-    return { status: 200, body: { received: true, ...(duplicate ? { duplicate: true } : {}) }, event: { raw: JSON.stringify(parsed), parsed, duplicate } };
+    const duplicate = delivery.id !== '' && seen.has(delivery.id);
+    remember(seen, delivery.id);
+    return { verdict: { ok: true, status: 200, ...(duplicate ? { duplicate: true } : {}) }, event: parsed };
   };
 
-  // Deliveries are printed one at a time, in arrival order, so lines never interleave.
-  let printing = Promise.resolve();
+  // Deliveries are printed, saved and forwarded one at a time, in arrival order, so lines never interleave.
+  let chain = Promise.resolve();
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://receiver');
     if (url.pathname !== path) return answer(response, 404, { error: 'not_found', detail: `deliveries go to ${path}` });
     if (request.method !== 'POST') return answer(response, 405, { error: 'method_not_allowed', detail: 'deliveries are POST requests' });
+    const receivedAt = new Date().toISOString();
     const body = await readBody(request);
-    if (body === null) return answer(response, 413, { error: 'too_large', detail: 'body over 10 MB' });
-    const verdict = judge(request, body);
-    answer(response, verdict.status, verdict.body);
-    const event = verdict.event;
-    printing = printing.then(async () => {
-      if (!event) return ctx.io.info(output.chalk.red(`✗ rejected delivery: ${verdict.body.error}: ${verdict.body.detail}`));
-      if (event.duplicate && output.format !== 'table') return ctx.io.info(`duplicate delivery of ${event.parsed?.id} (not printed again)`);
-      await renderer.event(event.raw, event.parsed, event.duplicate ? output.chalk.yellow('duplicate') : undefined);
-    }).catch((error: unknown) => {
-      // One failed print must not silence every later delivery: say so and keep the chain alive.
-      ctx.io.info(`could not print a delivery: ${error instanceof Error ? error.message : String(error)}`);
-    });
-    await printing;
+    if (body === null) {
+      answer(response, 413, { error: 'too_large', detail: `body over ${MAX_BODY_BYTES} bytes (1 MiB)` });
+      drain(request);
+      chain = chain.then(() => ctx.io.info(deliveryLine(output.chalk, receivedAt, headerText(request.headers['svc-event-id']), '', { ok: false, status: 413, error: 'too_large', detail: 'body over 1 MiB, not read' })));
+      return;
+    }
+    const delivery: Delivery = { receivedAt, headers: request.headers, body, ...identify(body, request.headers) };
+    const { verdict, event } = judge(delivery);
+    answer(response, verdict.status, verdict.ok ? { received: true, ...(verdict.duplicate ? { duplicate: true } : {}) } : { error: verdict.error, detail: verdict.detail });
+    chain = chain
+      .then(async () => {
+        ctx.io.info(deliveryLine(output.chalk, receivedAt, delivery.id, delivery.type, verdict));
+        if (saveDir !== undefined) await save(ctx, saveDir, delivery, verdict);
+        if (event !== undefined && !(verdict.duplicate && output.format !== 'table')) {
+          await renderer.event(JSON.stringify(event), event, verdict.duplicate ? output.chalk.yellow('duplicate') : undefined);
+        }
+        if (verdict.ok && forwarder) forwarder.enqueue(delivery, (line) => ctx.io.info(line));
+      })
+      .catch((error: unknown) => {
+        // One failed print or save must not silence every later delivery: say so and keep the chain alive.
+        ctx.io.info(`could not handle a delivery: ${terminalSafeLine(error instanceof Error ? error.message : String(error))}`);
+      });
+    await chain;
   };
 
   const server = createServer((request, response) => {
@@ -86,20 +159,24 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
   const address = await listen(server, port);
   await renderer.begin();
   ctx.io.info(`Ready: http://127.0.0.1:${address}${path}`);
-  if (ctx.io.stderrIsTTY) ctx.io.info(output.chalk.dim('Verifying each delivery with the webhook secret; Ctrl-C to stop.'));
+  if (ctx.io.stderrIsTTY) {
+    const extras = [saveDir !== undefined ? `saving each to ${terminalSafeLine(saveDir)}` : '', forwardTo ? `forwarding verified ones to ${forwardTo}` : ''].filter(Boolean);
+    ctx.io.info(output.chalk.dim(`Verifying each delivery with the webhook secret${extras.length ? `; ${extras.join('; ')}` : ''}; Ctrl-C to stop.`));
+  }
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await printing;
+  await chain;
+  await forwarder?.close();
   await renderer.end();
   return ExitCode.interrupted;
 }
 
 function reject(error: string, detail: string): Verdict {
-  return { status: 400, body: { error, detail } };
+  return { ok: false, status: 400, error, detail };
 }
 
 function answer(response: ServerResponse, status: number, body: Record<string, unknown>): void {
@@ -113,16 +190,185 @@ function remember(seen: Set<string>, id: string): void {
   if (seen.size > REMEMBERED_IDS) seen.delete(seen.values().next().value!);
 }
 
-/** The raw bytes, unparsed (signatures cover them exactly); null when over the limit. */
-async function readBody(request: IncomingMessage): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return null;
-    chunks.push(chunk as Buffer);
+function headerText(value: string | string[] | undefined): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** The event id and type: from the body when it is a JSON object, else the Svc-Event-Id header. */
+function identify(body: Buffer, headers: IncomingHttpHeaders): { id: string; type: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    parsed = undefined;
   }
-  return Buffer.concat(chunks);
+  const object = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  const scalar = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+  return { id: scalar(object.id) || headerText(headers['svc-event-id']), type: scalar(object.type) };
+}
+
+/** `2026-11-24T06:30:00.123Z  evt_1  order.sent  ✓ verified` — every value from the sender made terminal-safe. */
+export function deliveryLine(chalk: { green(text: string): string; red(text: string): string; yellow(text: string): string }, receivedAt: string, id: string, type: string, verdict: Verdict): string {
+  const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+  const mark = verdict.ok
+    ? chalk.green('✓ verified') + (verdict.duplicate ? ` ${chalk.yellow('duplicate')}` : '')
+    : chalk.red(`✗ ${verdict.error}: ${terminalSafeLine(cut(verdict.detail ?? '', 300))}`);
+  return [receivedAt, terminalSafeLine(cut(id, 100)) || '-', terminalSafeLine(cut(type, 60)) || '-', mark].join('  ');
+}
+
+/**
+ * The raw bytes, unparsed (signatures cover them exactly); null as soon as they pass the limit, by the
+ * declared length or by what arrived (nothing more is kept). The request is not destroyed, so the
+ * sender still reads the 413.
+ */
+function readBody(request: IncomingMessage): Promise<Buffer | null> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    let chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+        return;
+      }
+      chunks = [];
+      request.off('data', onData);
+      request.off('end', onEnd);
+      resolve(null);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    request.on('data', onData);
+    request.once('end', onEnd);
+    request.once('error', reject);
+  });
+}
+
+/**
+ * After a 413: the rest of the body is read and dropped (so the sender reads the answer instead of a
+ * reset), up to a bound; a sender that keeps going past it loses the connection.
+ */
+function drain(request: IncomingMessage): void {
+  let drained = 0;
+  request.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > MAX_DRAINED_BYTES) request.socket.destroy();
+  });
+  request.on('error', () => undefined);
+  request.resume();
+}
+
+/**
+ * A file name from an untrusted event id: letters, digits, `_`, `-`, `.` kept, anything else `_`,
+ * at most 100 characters, never starting with a dot (no `..`, no hidden file, no path separator).
+ * Empty when nothing usable is left.
+ */
+export function fileNameFor(id: string): string {
+  const safe = id.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100).replace(/^\.+/, '');
+  return /[A-Za-z0-9]/.test(safe) ? safe : '';
+}
+
+/**
+ * Writes `<id>.json` in the save directory, never over an existing file: a repeated id (a redelivery,
+ * or a forgery reusing a real id) gets `<id>.2.json`, `<id>.3.json`, … A delivery without a usable id
+ * gets `delivery-<time>-<random>.json`.
+ */
+async function save(ctx: Context, dir: string, delivery: Delivery, verdict: Verdict): Promise<void> {
+  const text = delivery.body.toString('utf8');
+  const record = {
+    receivedAt: delivery.receivedAt,
+    headers: delivery.headers,
+    body: text,
+    // The text is exact unless the bytes are not UTF-8; then the bytes themselves are kept too.
+    ...(Buffer.from(text, 'utf8').equals(delivery.body) ? {} : { bodyBase64: delivery.body.toString('base64') }),
+    verdict: verdict.ok
+      ? { valid: true, status: verdict.status, ...(verdict.duplicate ? { duplicate: true } : {}) }
+      : { valid: false, status: verdict.status, reason: verdict.error, detail: verdict.detail },
+  };
+  const content = `${JSON.stringify(record, null, 2)}\n`;
+  const base = fileNameFor(delivery.id) || `delivery-${delivery.receivedAt.replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`;
+  for (let n = 1; n < 10_000; n++) {
+    const name = `${base}${n === 1 ? '' : `.${n}`}.json`;
+    try {
+      const file = await open(join(dir, name), 'wx', 0o600);
+      try {
+        await file.writeFile(content);
+      } finally {
+        await file.close();
+      }
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  ctx.io.info(`could not save delivery ${terminalSafeLine(delivery.id)}: too many files with that name`);
+}
+
+/**
+ * Relays verified deliveries, one at a time and in order, to another receiver: the same body bytes,
+ * Content-Type and every Svc-* header (the original signature), with the service's time-outs.
+ * Prints the receiver's status for each.
+ */
+class Relay {
+  private queue = Promise.resolve();
+  private pending = 0;
+  private dispatcher?: Dispatcher;
+
+  constructor(
+    private readonly url: string,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  enqueue(delivery: Delivery, say: (line: string) => void): void {
+    const id = terminalSafeLine(delivery.id) || '-';
+    if (this.pending >= MAX_FORWARD_QUEUE) {
+      say(`→ not forwarded ${id}: ${MAX_FORWARD_QUEUE} deliveries already waiting for ${this.url}`);
+      return;
+    }
+    this.pending++;
+    this.queue = this.queue
+      .then(async () => say(`→ forwarded ${id} to ${this.url}: ${await this.send(delivery)}`))
+      .finally(() => this.pending--);
+  }
+
+  async close(): Promise<void> {
+    await this.queue.catch(() => undefined);
+    await this.dispatcher?.close();
+  }
+
+  private async send(delivery: Delivery): Promise<string> {
+    const transport = await loadTransport();
+    this.dispatcher ??= transport.createAgent({ connect: { timeout: 5_000 }, headersTimeout: 10_000, bodyTimeout: 10_000 });
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(delivery.headers)) {
+      if ((name === 'content-type' || name.startsWith('svc-')) && typeof value === 'string') headers[name] = value;
+    }
+    try {
+      const response = await transport.request(this.dispatcher, this.url, { method: 'POST', headers, body: delivery.body, signal: this.signal });
+      await response.body.dump();
+      return `${response.statusCode}`;
+    } catch (error) {
+      return `failed (${describeNetworkError(error)})`;
+    }
+  }
+}
+
+/** How much time something may take per second, measured over a sliding one-second window. */
+class Budget {
+  private spent: { at: number; ms: number }[] = [];
+
+  constructor(private readonly perSecondMs: number) {}
+
+  available(): boolean {
+    const now = performance.now();
+    this.spent = this.spent.filter((entry) => now - entry.at < 1_000);
+    return this.spent.reduce((sum, entry) => sum + entry.ms, 0) < this.perSecondMs;
+  }
+
+  spend(ms: number): void {
+    this.spent.push({ at: performance.now(), ms });
+  }
 }
 
 /** Starts listening on loopback; resolves with the port actually bound (port 0 picks one). */
