@@ -127,6 +127,7 @@ export class Context {
         this.io.info(line.startsWith('retrying') ? `… ${line}` : `note: ${line}`);
       },
       secrets,
+      onWait: () => this.io.networkWait(),
     });
     this.clients.push(client);
     return client;
