@@ -203,7 +203,8 @@ const MIN_CELL = 8;
 /**
  * Which columns are shown and how wide (content width, without padding), so that the whole line
  * (borders included) is at most `width`: ids keep their width, other columns shrink towards
- * MIN_CELL, and optional columns go, lowest priority first, while even that is too wide.
+ * MIN_CELL, and optional columns go, lowest priority first, while even that is too wide (a narrow
+ * one comes back when it fits beside what stayed).
  */
 export function fitColumns<T>(columns: Column<T>[], headers: string[], rows: string[][][], width: number): { index: number; width: number }[] {
   const natural = columns.map((_, i) => Math.max(stringWidth(headers[i]), ...rows.map((row) => Math.max(0, ...row[i].map((line) => stringWidth(line))))));
@@ -228,14 +229,16 @@ export function fitColumns<T>(columns: Column<T>[], headers: string[], rows: str
   }
   const widths = [...natural];
   let excess = sum(natural) + overhead() - width;
-  if (excess > 0) {
-    // Take the width from the widest shrinkable columns first, one column at a time, down to their smallest.
-      while (excess > 0) {
-      const shrinkable = shown.filter((i) => widths[i] > smallest[i]);
+  // Width comes from the widest shrinkable column first, down to its smallest; only when that is not
+  // enough (an "id" longer than any real one) do whole columns give way too.
+  const floor = columns.map((_, i) => Math.min(natural[i], MIN_CELL));
+  for (const limit of [smallest, floor]) {
+    while (excess > 0) {
+      const shrinkable = shown.filter((i) => widths[i] > limit[i]);
       if (shrinkable.length === 0) break;
       const widest = shrinkable.reduce((a, b) => (widths[b] > widths[a] ? b : a));
-      // Down to the next widest (or as far as needed), in one step: a huge cell costs no more than a small one.
-      const next = Math.max(smallest[widest], ...shrinkable.filter((i) => i !== widest).map((i) => widths[i]), widths[widest] - excess);
+      // Down to the next widest (or as far as needed) in one step: a huge cell costs no more than a small one.
+      const next = Math.max(limit[widest], ...shrinkable.filter((i) => i !== widest).map((i) => widths[i]), widths[widest] - excess);
       const cut = Math.max(1, widths[widest] - next);
       widths[widest] -= cut;
       excess -= cut;
