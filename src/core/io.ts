@@ -141,9 +141,11 @@ export class IO {
   }
 
   private spinnerAllowed(): boolean {
-    const columns = this.streams.stderr.columns;
-    // A terminal of 0 columns has nowhere to draw: ora would redraw there without end.
-    return this.stdoutIsTTY && this.stderrIsTTY && !(typeof columns === 'number' && columns <= 0);
+    const stderr = this.streams.stderr as IOStreams['stderr'] & { cursorTo?: unknown };
+    // A terminal of 0 columns has nowhere to draw: ora would redraw there without end. A stream that
+    // cannot move the cursor is no terminal ora can draw on.
+    const drawable = typeof stderr.columns === 'number' && stderr.columns > 0 && typeof stderr.cursorTo === 'function';
+    return this.stdoutIsTTY && this.stderrIsTTY && drawable;
   }
 
   private async startSpinner(text: string): Promise<{ stop(): void }> {
