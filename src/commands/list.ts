@@ -83,7 +83,7 @@ export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-/** One character inside $'…': its UTF-8 bytes as \\xHH escapes, which bash, zsh and ksh read the same in any locale. */
+/** One character inside $'…': its UTF-8 bytes as \xHH escapes, which bash, zsh and ksh read the same in any locale. */
 function ansiC(char: string): string {
   if (char === '\\' || char === "'") return `\\${char}`;
   return [...Buffer.from(char, 'utf8')].map((byte) => `\\x${byte.toString(16).padStart(2, '0')}`).join('');
