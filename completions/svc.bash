@@ -10,7 +10,7 @@ _svc_complete() {
   done
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "table json jsonl" -- "$cur")); return ;;
-    --profile|--base-url|--timeout|--max-retries|--rate|--brand|--status|--limit|--after|--campaign|--name|--email|--message|--locale|--field|--idempotency-key|--from-file|--concurrency|--reason|--country|--store|--product|--variation|--price|--phone|--street|--city|--postal-code|--details|--type|--last|-n|--interval|--forward-to|--payload-file|--timestamp|--port|--path|--header|--tolerance|--now|--data|--host|--rate-limit|--faults|--seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --profile|--base-url|--timeout|--max-retries|--rate|--brand|--status|--limit|--after|--campaign|--name|--email|--message|--locale|--field|--idempotency-key|--from-file|--concurrency|--reason|--country|--store|--product|--variation|--price|--phone|--street|--city|--postal-code|--details|--type|--last|-n|--interval|--forward-to|--payload-file|--timestamp|--port|--path|--header|--tolerance|--now|--data|--host|--rate-limit|--faults|--seed|--log) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   if [[ "$cmdpath" == "svc completion" && "$cur" != -* ]]; then COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")); return; fi
   case "$cmdpath" in
@@ -44,7 +44,7 @@ _svc_complete() {
     "svc verify-signature") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --header --payload-file --secret-stdin --tolerance --now --help -h' ;;
     "svc api") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --data --paginate --idempotency-key --help -h' ;;
     "svc completion") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc sandbox") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --host --port --approval-required --rate-limit --faults --seed --no-profile --help -h' ;;
+    "svc sandbox") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --host --port --approval-required --rate-limit --faults --seed --no-profile --verbose --log --help -h' ;;
   esac
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }

@@ -397,3 +397,5 @@ complete -c svc -n '__fish_seen_subcommand_from sandbox' -l rate-limit -r -d 're
 complete -c svc -n '__fish_seen_subcommand_from sandbox' -l faults -r -d 'inject faults, e.g. errorRate=0.1,resetRate=0.05,rateLimitRate=0.05,delayMs=0'
 complete -c svc -n '__fish_seen_subcommand_from sandbox' -l seed -r -d 'seed for the generated data (default 1)'
 complete -c svc -n '__fish_seen_subcommand_from sandbox' -l no-profile -d 'do not save the "sandbox" profile'
+complete -c svc -n '__fish_seen_subcommand_from sandbox' -l verbose -d 'log every request and webhook delivery on stderr (default: start-up line and errors only)'
+complete -c svc -n '__fish_seen_subcommand_from sandbox' -l log -r -d 'append every request and webhook delivery to this file'
