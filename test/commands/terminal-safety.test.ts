@@ -212,6 +212,16 @@ describe('terminal safety: what the API sends reaches a terminal as visible esca
     }
   });
 
+  it('--debug: the response lines quoting the server are escaped too', async () => {
+    api.on(`GET /personal-links/${LINK}`, { status: 404, body: { status: 404, code: 'not_found', detail: HOSTILE } });
+    const result = await runAtTerminal(['--debug', 'links', 'get', LINK], env, 80);
+    expect(result.exitCode).toBe(3);
+    const lines = result.stderr.split('\n');
+    expect(lines).toContain(`< {"status":404,"code":"not_found","detail":"Evil\\u001b]0;pwned\\u0007\\u001b[2J\\u001b]8;;http://x.test/\\u001b\\\\link\\u001b]8;;\\u001b\\\\\\u009b31m\\bX\\rY\\u202eZ"}`);
+    expect(lines).toContain(`error: not_found: ${VISIBLE}`);
+    expect(result.stderr).not.toMatch(RAW_CONTROL);
+  });
+
   it('a usage error quoting what was typed shows it escaped', async () => {
     const result = await runInProcess(['links', 'get', `x\x1b]0;t\x07`], env);
     expect(result.exitCode).toBe(2);
