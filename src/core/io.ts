@@ -56,8 +56,11 @@ export class IO {
    * the network-wait spinner stays off for the rest of the run (two animations on one line garble both).
    */
   showProgress(): boolean {
-    if (this.stderrIsTTY) this.ownProgress = true;
-    return this.stderrIsTTY;
+    const columns = this.streams.stderr.columns;
+    // A terminal of 0 columns has nowhere to draw a bar.
+    const shown = this.stderrIsTTY && !(typeof columns === 'number' && columns <= 0);
+    if (shown) this.ownProgress = true;
+    return shown;
   }
 
   /** How wide a table may be: the terminal's width, 80 when stdout is not a terminal (a table forced with -o table). */

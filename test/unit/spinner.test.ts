@@ -88,6 +88,7 @@ describe('the network-wait spinner', () => {
 
   it('never writes on a terminal of 0 columns', async () => {
     const { io: subject, stderr } = io({ isTTY: true, columns: 0 });
+    expect(subject.showProgress()).toBe(false);
     subject.networkWait();
     const explicit = await subject.spinner('Sending');
     await vi.advanceTimersByTimeAsync(60_000);
