@@ -228,3 +228,26 @@ describe('terminal safety: what the API sends reaches a terminal as visible esca
     expect(result.stderr).toBe(String.raw`error: usage_error: ID: not a valid id (expected a UUID): x\x1b]0;t\x07` + '\n');
   });
 });
+
+describe('terminal safety: values planted through the sandbox admin API', () => {
+  it('links get shows a hostile custom-field answer escaped, and -o json keeps it exact', async () => {
+    const { startSandbox } = await import('../sandbox/helpers.js');
+    const sb = await startSandbox();
+    try {
+      const field = sb.sandbox.state.tenant.customFields.find((f) => f.type === 'TEXT')!;
+      const campaign = (await sb.api('GET', '/campaigns')).body.items[0] as { id: string; brandIds: string[] };
+      const created = await sb.admin('POST', '/links', { campaignId: campaign.id, brandId: campaign.brandIds[0], fullName: HOSTILE, customFields: [{ fieldId: field.id, textValue: HOSTILE }] });
+      expect(created.status).toBe(201);
+      const sandboxEnv = { SVC_API_KEY: sb.apiKey('full'), SVC_BASE_URL: sb.info.baseUrl, SVC_CONFIG_DIR: '/nonexistent-svc-config' };
+      const shown = await runAtTerminal(['links', 'get', created.body.id], sandboxEnv, 200);
+      expect(shown.exitCode).toBe(0);
+      expect(lines(shown.stdout)).toContain(`  ${field.label}: ${VISIBLE}`);
+      expect(shown.stdout).not.toMatch(RAW_CONTROL);
+      const json = await runAtTerminal(['-o', 'json', 'links', 'get', created.body.id], sandboxEnv, 200);
+      expect(JSON.parse(json.stdout).customFields).toContainEqual({ fieldId: field.id, textValue: HOSTILE, checked: null });
+      expect(json.stdout).not.toMatch(RAW_CONTROL);
+    } finally {
+      await sb.close();
+    }
+  });
+});
