@@ -199,6 +199,8 @@ function cellLines(value: unknown, multiline = false): string[] {
 const PADDING = 2;
 /** the narrowest a shrinking column gets */
 const MIN_CELL = 8;
+/** the width a shrinking column keeps before optional columns give way to it */
+const READABLE_CELL = 24;
 
 /**
  * Which columns are shown and how wide (content width, without padding), so that the whole line
@@ -209,11 +211,14 @@ const MIN_CELL = 8;
 export function fitColumns<T>(columns: Column<T>[], headers: string[], rows: string[][][], width: number): { index: number; width: number }[] {
   const natural = columns.map((_, i) => Math.max(stringWidth(headers[i]), ...rows.map((row) => Math.max(0, ...row[i].map((line) => stringWidth(line))))));
   const smallest = columns.map((column, i) => (column.id ? natural[i] : Math.min(natural[i], MIN_CELL)));
+  // Optional columns are shown only beside a readable width of the others (a name cut to 8 is worth
+  // less than a count beside it).
+  const wanted = columns.map((column, i) => (column.id || column.priority !== undefined ? smallest[i] : Math.min(natural[i], READABLE_CELL)));
   const shown = columns.map((_, i) => i);
   const overhead = () => shown.length * (PADDING + 1) + 1;
   const sum = (values: number[]) => shown.reduce((total, i) => total + values[i], 0);
   const dropped: number[] = [];
-  while (sum(smallest) + overhead() > width) {
+  while (sum(wanted) + overhead() > width) {
     const optional = shown.filter((i) => columns[i].priority !== undefined);
     if (optional.length === 0) break;
     // The lowest priority goes first; among equals, the rightmost.
@@ -223,7 +228,7 @@ export function fitColumns<T>(columns: Column<T>[], headers: string[], rows: str
   }
   // A narrow column dropped early may fit beside what stayed: take it back, highest priority first.
   for (const i of dropped.reverse()) {
-    if (sum(smallest) + smallest[i] + overhead() + PADDING + 1 > width) continue;
+    if (sum(wanted) + wanted[i] + overhead() + PADDING + 1 > width) continue;
     shown.push(i);
     shown.sort((a, b) => a - b);
   }
