@@ -1,6 +1,6 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Context } from '../core/context.js';
-import { FailureError } from '../core/errors.js';
+import { FailureError, UsageError } from '../core/errors.js';
 import { terminalSafe } from '../core/sanitize.js';
 import * as validate from '../core/validate.js';
 
@@ -67,7 +67,7 @@ async function openLog(path: string): Promise<WriteStream> {
   const stream = createWriteStream(path, { flags: 'a', mode: 0o600 });
   await new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());
-    stream.once('error', (error) => reject(new FailureError(`--log: cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? error.message}`, 'log_not_writable')));
+    stream.once('error', (error) => reject(new UsageError(`--log: cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? error.message})`)));
   });
   return stream;
 }
