@@ -5,7 +5,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { API_LIMITS as MAX, CAMPAIGN_STATUSES, LINK_STATUSES, ORDER_STATUSES } from './api/types.js';
 import type { Context } from './core/context.js';
-import { ExitCode, SvcError } from './core/errors.js';
+import { ExitCode, SvcError, errorLines, problemLine } from './core/errors.js';
+import { terminalSafe, terminalSafeLine } from './core/sanitize.js';
 import type { IOStreams } from './core/io.js';
 import { VERSION } from './version.js';
 
@@ -396,7 +397,9 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     .option('--faults <spec>', 'inject faults, e.g. errorRate=0.1,resetRate=0.05,rateLimitRate=0.05,delayMs=0')
     .option('--seed <n>', 'seed for the generated data and keys (default: the data of seed 1 with random keys)')
     .option('--no-profile', 'do not save the "sandbox" profile')
-    .addHelpText('after', examples('svc sandbox', 'svc sandbox --port 0 --seed 7 --approval-required', 'svc sandbox --faults errorRate=0.2,resetRate=0.05'))
+    .option('--verbose', 'log every request and webhook delivery on stderr (default: start-up line and errors only)')
+    .option('--log <file>', 'append every request and webhook delivery to this file')
+    .addHelpText('after', examples('svc sandbox', 'svc sandbox --port 0 --seed 7 --approval-required', 'svc sandbox --faults errorRate=0.2,resetRate=0.05', 'svc sandbox --log sandbox.log &'))
     .action(action(() => import('./commands/sandbox.js')));
 
   return program;
@@ -478,6 +481,7 @@ export function allCommands(command: Command): Command[] {
 function reportError(error: unknown, streams: IOStreams, argv: string[], context: Context | undefined, signal: AbortSignal): number {
   const jsonErrors = wantsJsonErrors(argv, context);
   const write = (line: string) => streams.stderr.write(`${line}\n`);
+  const json = (problem: unknown) => problemLine(problem, Boolean(streams.stderr.isTTY));
   if (error instanceof CommanderError) {
     // Help and --version end with code 0; help shown for a bare group is a usage error; so is every parse error.
     if (error.exitCode === 0) return ExitCode.ok;
@@ -487,8 +491,8 @@ function reportError(error: unknown, streams: IOStreams, argv: string[], context
       return ExitCode.usage;
     }
     const [detail, ...more] = scrubArgvValues(error.message, argv).replace(/^error: /, '').split('\n');
-    if (jsonErrors) write(JSON.stringify({ code: 'usage_error', detail }));
-    else write([`error: usage_error: ${detail}`, ...more.map((line) => `hint: ${line.replace(/^\((.*)\)$/, '$1')}`)].join('\n'));
+    if (jsonErrors) write(json({ code: 'usage_error', detail }));
+    else write([`error: usage_error: ${terminalSafeLine(detail)}`, ...more.map((line) => `hint: ${terminalSafeLine(line.replace(/^\((.*)\)$/, '$1'))}`)].join('\n'));
     return ExitCode.usage;
   }
   const debug = context?.debugEnabled || argv.includes('--debug') || streams.env.SVC_DEBUG === '1';
@@ -500,20 +504,14 @@ function reportError(error: unknown, streams: IOStreams, argv: string[], context
   if (error instanceof SvcError) {
     // Ctrl-C is the user's own doing: exit 130 without an error line.
     if (error.exitCode === ExitCode.interrupted && !jsonErrors) return error.exitCode;
-    if (jsonErrors) {
-      write(JSON.stringify(error.toProblem()));
-    } else {
-      const problem = error.toProblem();
-      write(`error: ${error.code}: ${error.message}`);
-      for (const entry of Array.isArray(problem.errors) ? problem.errors : []) write(`  ${entry.field}: ${entry.code}: ${entry.message}`);
-      if (error.hint) write(`hint: ${error.hint}`);
-    }
-    if (debug && error.stack) write(error.stack);
+    if (jsonErrors) write(json(error.toProblem()));
+    else for (const line of errorLines(error)) write(line);
+    if (debug && error.stack) write(terminalSafe(error.stack));
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  write(jsonErrors ? JSON.stringify({ code: 'internal_error', detail: message }) : `error: internal_error: ${message}`);
-  if (debug && error instanceof Error && error.stack) write(error.stack);
+  write(jsonErrors ? json({ code: 'internal_error', detail: message }) : `error: internal_error: ${terminalSafeLine(message)}`);
+  if (debug && error instanceof Error && error.stack) write(terminalSafe(error.stack));
   else write('hint: run again with --debug for details, and report it if it persists');
   return ExitCode.refused;
 }

@@ -28,6 +28,8 @@ export interface ClientOptions {
   debug?: (line: string) => void;
   /** one-line notices for people: retries (with the wait they announce), replays */
   notice?: (line: string, waitMs?: number) => void;
+  /** called as a call starts (retries and waits included); the function it returns, as it ends: a spinner for slow calls */
+  onWait?: () => () => void;
   /** secrets to scrub from debug output besides the API key */
   secrets?: string[];
   sleep?: Sleep;
@@ -125,7 +127,22 @@ export class ApiClient {
     }
     if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
     Object.assign(headers, options.headers);
+    const endWait = this.options.onWait?.();
+    try {
+      return await this.attempts<T>(method, path, url, headers, payload, options);
+    } finally {
+      endWait?.();
+    }
+  }
 
+  private async attempts<T>(
+    method: string,
+    path: string,
+    url: string,
+    headers: Record<string, string>,
+    payload: string | undefined,
+    options: RequestOptions,
+  ): Promise<ApiResponse<T>> {
     for (let retry = 0; ; retry++) {
       await this.pacer.acquire(options.signal);
       const attempt = await this.attempt(method, url, headers, payload, options.signal);

@@ -2,6 +2,8 @@
 import type { ApiClient } from '../api/client.js';
 import type { CustomFieldAnswer, Me, TenantCustomField } from '../api/types.js';
 import type { Output } from '../core/output.js';
+import { truncate } from '../core/output.js';
+import { terminalSafeLine } from '../core/sanitize.js';
 
 export type FieldLabels = ReadonlyMap<string, string>;
 
@@ -22,10 +24,14 @@ export function labelsOf(fields: readonly TenantCustomField[]): FieldLabels {
   return new Map(fields.map((field) => [field.id, field.label]));
 }
 
+/** One line per answer, `  Label: value`, safe for a terminal and cut with `…` to its width. */
 export function answerLines(output: Output, answers: readonly CustomFieldAnswer[] | undefined, labels: FieldLabels): string[] {
   const { chalk } = output;
+  const width = output.io.terminalWidth();
   return (answers ?? []).map((answer) => {
-    const value = answer.checked !== null && answer.checked !== undefined ? (answer.checked ? 'yes' : 'no') : (answer.textValue ?? chalk.dim('unanswered'));
-    return `  ${labels.get(answer.fieldId) ?? answer.fieldId}: ${value}`;
+    const label = `  ${terminalSafeLine(labels.get(answer.fieldId) ?? answer.fieldId)}: `;
+    if (answer.checked !== null && answer.checked !== undefined) return truncate(`${label}${answer.checked ? 'yes' : 'no'}`, width);
+    if (answer.textValue === null || answer.textValue === undefined) return `${truncate(label, width - 10)}${chalk.dim('unanswered')}`;
+    return truncate(`${label}${terminalSafeLine(answer.textValue)}`, width);
   });
 }

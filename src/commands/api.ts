@@ -43,11 +43,14 @@ export async function run(ctx: Context, opts: Options, [rawMethod, path]: string
     const [pathOnly, search = ''] = path.split('?', 2);
     const query = Object.fromEntries(new URLSearchParams(search));
     const { after, ...rest } = query;
-    // Raw output stays raw: items exactly as the API sent them, one per line (or one array with -o json).
-    await output.list(pages<unknown>(client, pathOnly, { query: rest, after, all: true, signal: ctx.signal }), {
-      noun: 'items',
-      columns: [{ header: 'item', value: (item) => JSON.stringify(item) }],
-    });
+    // Raw output stays raw: items exactly as the API sent them, one per line (or one array with -o json);
+    // a terminal gets the same lines, with the characters it would act on escaped.
+    const source = pages<unknown>(client, pathOnly, { query: rest, after, all: true, signal: ctx.signal });
+    if (ctx.format === 'table') {
+      for await (const page of source) for (const item of page.items) await ctx.io.write(`${output.json(item)}\n`);
+      return;
+    }
+    await output.list(source, { noun: 'items', columns: [] });
     return;
   }
 
@@ -55,7 +58,7 @@ export async function run(ctx: Context, opts: Options, [rawMethod, path]: string
   const response = await client.request(method, path, { body, idempotencyKey, signal: ctx.signal, headers });
   if (opts.include) await ctx.io.write(statusAndHeaders(response, ctx.io.stdoutIsTTY));
   if (response.body === null || response.body === undefined) return;
-  await ctx.io.write(`${pretty ? JSON.stringify(response.body, null, 2) : JSON.stringify(response.body)}\n`);
+  await ctx.io.write(`${output.json(response.body, pretty ? 2 : undefined)}\n`);
 }
 
 /** --data takes JSON text, @file or @- (stdin); it must parse, so a typo fails before any request. */

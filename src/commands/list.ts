@@ -1,7 +1,7 @@
 /** The shared body of every `ls` verb: validate list flags, page through, render. */
 import { pages } from '../api/paginate.js';
 import type { Query } from '../api/client.js';
-import type { Context } from '../core/context.js';
+import type { Context, GlobalOptions } from '../core/context.js';
 import type { Column } from '../core/output.js';
 import { UsageError } from '../core/errors.js';
 import * as validate from '../core/validate.js';
@@ -33,12 +33,58 @@ export async function runList<T>(
   await output.list(pages<T>(client, spec.path, { query: spec.query, limit, after: flags.after, all: flags.all, signal: ctx.signal }), {
     columns: spec.columns,
     noun: spec.noun,
-    nextHint: flags.all
-      ? undefined
-      : (cursor) => [spec.command, ...Object.entries({ ...spec.filters, '--limit': flags.limit }).flatMap(([flag, value]) => (value === undefined ? [] : [flag, shellQuote(value)])), '--after', cursor].join(' '),
+    nextHint: flags.all ? undefined : (cursor) => nextPageCommand(spec.command, ctx.options, { ...spec.filters, '--limit': flags.limit, '--after': cursor }),
   });
 }
 
-function shellQuote(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+/** Each global option as it was given, as the shell words that give it again. */
+const GLOBAL_FLAGS: { [K in keyof GlobalOptions]-?: (value: GlobalOptions[K]) => string[] } = {
+  profile: (value) => (value ? [flagWithValue('--profile', value)] : []),
+  baseUrl: (value) => (value ? [flagWithValue('--base-url', value)] : []),
+  output: (value) => (value ? [flagWithValue('--output', value)] : []),
+  color: (value) => (value === false ? ['--no-color'] : []),
+  input: (value) => (value === false ? ['--no-input'] : []),
+  debug: (value) => (value ? ['--debug'] : []),
+  timeout: (value) => (value ? [flagWithValue('--timeout', value)] : []),
+  maxRetries: (value) => (value ? [flagWithValue('--max-retries', value)] : []),
+  rate: (value) => (value ? [flagWithValue('--rate', value)] : []),
+};
+
+/**
+ * The command that continues a listing: `svc`, every global option that was given, the command, its
+ * flags and the cursor, each value quoted for a POSIX shell. The cursor is the server's data:
+ * pasted into a shell, the line runs svc with these arguments and nothing else.
+ */
+export function nextPageCommand(command: string, globals: GlobalOptions, flags: Record<string, string | undefined>): string {
+  const [program, ...verb] = command.split(' ');
+  const globalWords = (Object.keys(GLOBAL_FLAGS) as (keyof GlobalOptions)[]).flatMap((name) =>
+    (GLOBAL_FLAGS[name] as (value: unknown) => string[])(globals[name]),
+  );
+  const flagWords = Object.entries(flags).flatMap(([flag, value]) => (value === undefined ? [] : [flagWithValue(flag, value)]));
+  return [program, ...globalWords, ...verb, ...flagWords].join(' ');
+}
+
+/** `--flag value`, or `--flag=value` when the value starts with a dash and could be read as a flag. */
+function flagWithValue(flag: string, value: string): string {
+  return value.startsWith('-') ? `${flag}=${shellQuote(value)}` : `${flag} ${shellQuote(value)}`;
+}
+
+/**
+ * One shell word that stands for exactly `value`: bare when it holds only safe characters, else in
+ * single quotes (nothing is special inside them; a quote itself is closed, escaped and reopened), or,
+ * when it holds characters a terminal would act on, ANSI-C quoting ($'…' with escapes), so the hint
+ * shown is both harmless and exact.
+ */
+export function shellQuote(value: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(value)) return value;
+  if (/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(value)) {
+    return `$'${value.replace(/[\\'\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, ansiC)}'`;
+  }
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** One character inside $'…': its UTF-8 bytes as \xHH escapes, which bash, zsh and ksh read the same in any locale. */
+function ansiC(char: string): string {
+  if (char === '\\' || char === "'") return `\\${char}`;
+  return [...Buffer.from(char, 'utf8')].map((byte) => `\\x${byte.toString(16).padStart(2, '0')}`).join('');
 }

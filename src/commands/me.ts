@@ -10,17 +10,19 @@ export async function run(ctx: Context): Promise<void> {
   await output.object(me, async (value) => {
     const { chalk } = output;
     const lines = [
-      `${chalk.bold('Key')}          ${value.key?.name ?? ''} (${maskKey(profile.apiKey)})`,
-      `${chalk.bold('Scopes')}       ${(value.key?.scopes ?? []).join(', ')}`,
-      `${chalk.bold('Webhook URL')}  ${value.key?.webhookUrl ?? chalk.dim('none')}`,
-      `${chalk.bold('Account')}      ${value.tenant?.id ?? ''}`,
-      `${chalk.bold('Locales')}      ${(value.tenant?.locales ?? []).join(', ')}`,
-      `${chalk.bold('Approval')}     ${value.tenant?.approvalRequired ? 'required for new links and orders' : 'not required'}`,
-      `${chalk.bold('Environment')}  ${value.environment ?? ''}`,
-      `${chalk.bold('Base URL')}     ${client.baseUrl}`,
+      ...output.details([
+        { label: 'Key', value: `${value.key?.name ?? ''} (${maskKey(profile.apiKey)})` },
+        { label: 'Scopes', value: (value.key?.scopes ?? []).join(', ') },
+        { label: 'Webhook URL', value: value.key?.webhookUrl ?? 'none', whole: true, paint: value.key?.webhookUrl ? undefined : chalk.dim },
+        { label: 'Account', value: value.tenant?.id ?? '', whole: true },
+        { label: 'Locales', value: (value.tenant?.locales ?? []).join(', ') },
+        { label: 'Approval', value: value.tenant?.approvalRequired ? 'required for new links and orders' : 'not required' },
+        { label: 'Environment', value: value.environment ?? '' },
+        { label: 'Base URL', value: client.baseUrl, whole: true },
+      ]),
       '',
       chalk.bold('Brands'),
-      await output.table([{ header: 'ID', value: (b) => b.id }, { header: 'Name', value: (b) => b.name }], value.brands ?? []),
+      await output.table([{ header: 'ID', value: (b) => b.id, id: true }, { header: 'Name', value: (b) => b.name }], value.brands ?? []),
     ];
     const fields = value.tenant?.customFields ?? [];
     if (fields.length > 0) {
@@ -28,11 +30,11 @@ export async function run(ctx: Context): Promise<void> {
         chalk.bold('Custom fields'),
         await output.table(
           [
-            { header: 'ID', value: (f) => f.id },
+            { header: 'ID', value: (f) => f.id, id: true },
             { header: 'Label', value: (f) => f.label },
-            { header: 'Type', value: (f) => f.type },
-            { header: 'Required', value: (f) => (f.required ? 'yes' : 'no') },
-            { header: 'Options', value: (f) => (f.options ?? []).join(', ') },
+            { header: 'Type', value: (f) => f.type, id: true, priority: 3 },
+            { header: 'Required', value: (f) => (f.required ? 'yes' : 'no'), priority: 2 },
+            { header: 'Options', value: (f) => (f.options ?? []).join(', '), priority: 1 },
           ],
           fields,
         ),

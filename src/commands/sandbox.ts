@@ -1,5 +1,7 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Context } from '../core/context.js';
-import { FailureError } from '../core/errors.js';
+import { FailureError, UsageError } from '../core/errors.js';
+import { terminalSafe } from '../core/sanitize.js';
 import * as validate from '../core/validate.js';
 
 interface Options {
@@ -11,6 +13,10 @@ interface Options {
   seed?: string;
   /** false with --no-profile */
   profile?: boolean;
+  /** every request and webhook delivery on stderr too */
+  verbose?: boolean;
+  /** append every request and webhook delivery to this file */
+  log?: string;
 }
 
 export const SANDBOX_PROFILE = 'sandbox';
@@ -21,6 +27,7 @@ export async function run(ctx: Context, opts: Options): Promise<number> {
   const seed = validate.positiveInt(opts.seed, '--seed', 0) ?? 1;
   const { runSandbox } = await import('../sandbox/command.js');
   const host = opts.host ?? '127.0.0.1';
+  const traffic = opts.log === undefined ? undefined : await openLog(opts.log);
   await runSandbox({
     host,
     port,
@@ -29,7 +36,13 @@ export async function run(ctx: Context, opts: Options): Promise<number> {
     faults: opts.faults,
     seed,
     randomKeys: opts.seed === undefined,
-    log: (line) => ctx.io.info(line),
+    // Quiet by default, so the shell it was started from stays usable: the start-up line and errors on
+    // stderr; the traffic only with --verbose (stderr) or --log FILE.
+    log: (line) => {
+      const isTraffic = TRAFFIC.test(line);
+      if (isTraffic) traffic?.write(`${line}\n`);
+      if (!isTraffic || opts.verbose) ctx.io.info(terminalSafe(line));
+    },
     signal: ctx.signal,
     onReady: async (info) => {
       if (opts.profile === false) return;
@@ -40,10 +53,24 @@ export async function run(ctx: Context, opts: Options): Promise<number> {
       await config.setProfile(SANDBOX_PROFILE, { baseUrl: info.baseUrl, apiKey: full.apiKey, webhookSecret: full.webhookSecret });
       ctx.io.info(`Saved profile "${SANDBOX_PROFILE}" (key full). Try: svc --profile ${SANDBOX_PROFILE} me`);
     },
-  }).catch((error: unknown) => {
-    throw listenError(error, host, port) ?? error;
-  });
+  })
+    .catch((error: unknown) => {
+      throw listenError(error, host, port) ?? error;
+    })
+    .finally(() => traffic?.end());
   return 0;
+}
+
+/** The sandbox's per-request and per-delivery lines (`GET /v1/me 200 1.2ms`, `webhook … attempt 1: 200`). */
+const TRAFFIC = /^(?:[A-Z]+ \/|webhook )/;
+
+async function openLog(path: string): Promise<WriteStream> {
+  const stream = createWriteStream(path, { flags: 'a', mode: 0o600 });
+  await new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', (error) => reject(new UsageError(`--log: cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? error.message})`)));
+  });
+  return stream;
 }
 
 /** The failures of binding a port, in words a person can act on. */

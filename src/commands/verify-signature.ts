@@ -6,6 +6,7 @@ import type { Context } from '../core/context.js';
 import { ExitCode, FailureError, UsageError } from '../core/errors.js';
 import * as validate from '../core/validate.js';
 import type { Output } from '../core/output.js';
+import { terminalSafeLine } from '../core/sanitize.js';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature, type InvalidReason, type Verification } from '../core/signature.js';
 import { diagnose, type Cause } from '../core/signature-diagnose.js';
 import { knownSecrets, resolveWebhookSecret } from '../core/signature-secret.js';
@@ -93,13 +94,15 @@ function describeVerdict(verification: Verification): string {
   }
 }
 
+/** The verdict and evidence for a person; the header's parts came from outside, so each is made safe. */
 function renderReport(output: Output, report: VerifyReport): string {
   const { chalk } = output;
+  const safe = terminalSafeLine;
   const row = (label: string, value: string) => `  ${chalk.bold(label.padEnd(9))} ${value}`;
-  const lines = [report.valid ? chalk.green(`✓ ${report.detail}`) : chalk.red(`✗ invalid: ${report.reason}: ${report.detail}`)];
-  for (const cause of report.causes) lines.push(`  ${chalk.yellow('likely cause')}: ${cause.message} [${cause.code}]`);
+  const lines = [report.valid ? chalk.green(`✓ ${safe(report.detail)}`) : chalk.red(`✗ invalid: ${safe(report.reason)}: ${safe(report.detail)}`)];
+  for (const cause of report.causes) lines.push(`  ${chalk.yellow('likely cause')}: ${safe(cause.message)} [${safe(cause.code)}]`);
   if (!report.valid && report.causes.length === 0 && report.reason === 'no_matching_signature') {
-    lines.push(`  ${chalk.yellow('likely cause')}: no known mistake explains it; the secret (${report.secretSource}) is probably not the sender's (rotated?) or the body was changed`);
+    lines.push(`  ${chalk.yellow('likely cause')}: no known mistake explains it; the secret (${safe(report.secretSource)}) is probably not the sender's (rotated?) or the body was changed`);
   }
   if (report.timestamp !== null) {
     lines.push(row('t', `${report.timestamp} (${isoOrRaw(report.timestamp)})`));
@@ -107,10 +110,10 @@ function renderReport(output: Output, report: VerifyReport): string {
   }
   if (report.signatures.length === 0) lines.push(row('v1', chalk.dim('none')));
   for (const signature of report.signatures) {
-    lines.push(row('v1', `${signature}${signature === report.expected ? chalk.green('  matches') : ''}`));
+    lines.push(row('v1', `${safe(signature)}${signature === report.expected ? chalk.green('  matches') : ''}`));
   }
-  if (report.otherSchemes.length > 0) lines.push(row('ignored', report.otherSchemes.join(', ')));
-  if (report.expected !== null) lines.push(row('expected', `${report.expected}  (secret from ${report.secretSource})`));
+  if (report.otherSchemes.length > 0) lines.push(row('ignored', safe(report.otherSchemes.join(', '))));
+  if (report.expected !== null) lines.push(row('expected', `${safe(report.expected)}  (secret from ${safe(report.secretSource)})`));
   return lines.join('\n');
 }
 

@@ -10,6 +10,7 @@ import { ConfigStore, DEFAULT_BASE_URL, DEFAULT_PROFILE, validateBaseUrl, valida
 import { defaultSecretStore, SecretStoreError, type SecretStore } from './secret-store.js';
 import { inquirerPrompter, type Prompter } from './prompter.js';
 import * as validate from './validate.js';
+import { terminalSafeLine } from './sanitize.js';
 
 /** Global options as commander hands them over (strings; validated here). */
 export interface GlobalOptions {
@@ -185,13 +186,15 @@ export class Context {
       timeoutMs: this.timeoutMs,
       maxRetries: this.maxRetries,
       ratePerMinute: this.ratePerMinute,
-      debug: this.debugEnabled ? (line) => this.io.info(line) : undefined,
+      // Debug lines quote the server's answers: shown with control characters made visible.
+      debug: this.debugEnabled ? (line) => this.io.info(terminalSafeLine(line)) : undefined,
       notice: (line, waitMs = 0) => {
         // Short retries stay quiet in pipes; a wait long enough to look like a hang is always announced.
         if (line.startsWith('retrying') && !this.io.stderrIsTTY && !this.debugEnabled && waitMs < LONG_WAIT_MS) return;
-        this.io.info(line.startsWith('retrying') ? `… ${line}` : `note: ${line}`);
+        this.io.info(terminalSafeLine(line.startsWith('retrying') ? `… ${line}` : `note: ${line}`));
       },
       secrets,
+      onWait: () => this.io.networkWait(),
     });
     this.clients.push(client);
     return client;

@@ -2,6 +2,7 @@
  * Typed errors and the one place that maps them to the contract's exit codes.
  * Commands throw; `src/cli.ts` catches, prints and returns the code; only `bin/` exits.
  */
+import { jsonText, terminalSafeLine } from './sanitize.js';
 
 export const ExitCode = {
   ok: 0,
@@ -114,6 +115,29 @@ export class UnavailableError extends SvcError {
   constructor(message: string, code = 'unavailable', override readonly cause?: unknown, hint?: string) {
     super(message, ExitCode.unavailable, code, hint);
   }
+}
+
+/**
+ * What a failure prints on stderr for a person: `error: <code>: <detail>`, one line per `errors[]`
+ * entry and the hint. Every part may be the server's text (an HTML page of a misbehaving proxy, a
+ * hostile `detail`): each is made safe for a terminal and kept to its line.
+ */
+export function errorLines(error: SvcError): string[] {
+  const problem = error.toProblem();
+  const entries: unknown[] = Array.isArray(problem.errors) ? problem.errors : [];
+  return [
+    `error: ${terminalSafeLine(error.code)}: ${terminalSafeLine(error.message)}`,
+    ...entries.map((entry) => {
+      const { field, code, message } = (entry ?? {}) as Partial<Record<keyof FieldError, unknown>>;
+      return `  ${terminalSafeLine(field)}: ${terminalSafeLine(code)}: ${terminalSafeLine(message)}`;
+    }),
+    ...(error.hint ? [`hint: ${terminalSafeLine(error.hint)}`] : []),
+  ];
+}
+
+/** The problem document as one JSON line for `-o json|jsonl`: the same data, safe on a terminal. */
+export function problemLine(problem: unknown, terminal: boolean): string {
+  return jsonText(problem, undefined, terminal);
 }
 
 function exitCodeForStatus(status: number, retriesExhausted = false): ExitCodeValue {

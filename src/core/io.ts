@@ -7,7 +7,7 @@ import type { Writable, Readable } from 'node:stream';
 export interface IOStreams {
   stdin: Readable & { isTTY?: boolean };
   stdout: Writable & { isTTY?: boolean; columns?: number };
-  stderr: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean; columns?: number };
   env: NodeJS.ProcessEnv;
 }
 
@@ -23,6 +23,14 @@ export class IO {
   readonly stderrIsTTY: boolean;
   readonly color: boolean;
   private readonly promptAllowed: boolean;
+  /** explicit spinners showing now */
+  private spinners = 0;
+  /** network calls waiting now, the timer that shows their spinner, and that spinner */
+  private waits = 0;
+  private waitTimer?: NodeJS.Timeout;
+  private waitSpinner?: Promise<{ stop(): void }>;
+  /** a command draws its own progress on stderr */
+  private ownProgress = false;
 
   constructor(
     readonly streams: IOStreams,
@@ -43,9 +51,22 @@ export class IO {
     return this.promptAllowed;
   }
 
-  /** Spinners and progress bars only when a person watches stderr. */
+  /**
+   * Progress bars only when a person watches stderr. Whoever asks draws its own progress there, so
+   * the network-wait spinner stays off for the rest of the run (two animations on one line garble both).
+   */
   showProgress(): boolean {
-    return this.stderrIsTTY;
+    const columns = this.streams.stderr.columns;
+    // A terminal of 0 columns has nowhere to draw a bar.
+    const shown = this.stderrIsTTY && !(typeof columns === 'number' && columns <= 0);
+    if (shown) this.ownProgress = true;
+    return shown;
+  }
+
+  /** How wide a table may be: the terminal's width, 80 when stdout is not a terminal (a table forced with -o table). */
+  terminalWidth(): number {
+    const columns = this.streams.stdout.columns;
+    return this.stdoutIsTTY && typeof columns === 'number' && columns > 0 ? columns : DEFAULT_WIDTH;
   }
 
   /** Writes data to stdout, waiting when the pipe is full so memory stays flat. */
@@ -69,13 +90,71 @@ export class IO {
 
   /**
    * A spinner on stderr while a slow call runs, only when a person watches both streams (a spinner
-   * beside redirected output is noise). ora is loaded only when one is shown.
+   * beside redirected output is noise) and the terminal has columns to draw in. ora is loaded only
+   * when one is shown.
    */
   async spinner(text: string): Promise<{ stop(): void }> {
-    if (!this.stdoutIsTTY || !this.stderrIsTTY) return { stop: () => undefined };
+    if (!this.spinnerAllowed()) return { stop: () => undefined };
+    this.spinners++;
+    const spinner = await this.startSpinner(text);
+    let stopped = false;
+    return {
+      stop: () => {
+        if (stopped) return;
+        stopped = true;
+        this.spinners--;
+        spinner.stop();
+      },
+    };
+  }
+
+  /**
+   * Marks a network wait (the HTTP core calls it as a call starts and the returned function as it
+   * ends). When calls have been waiting for SPINNER_DELAY_MS, a spinner shows on stderr until none is;
+   * a fast answer shows nothing, and nothing is ever written where spinner() would not write.
+   */
+  networkWait(): () => void {
+    if (!this.spinnerAllowed()) return () => undefined;
+    this.waits++;
+    if (this.waits === 1) {
+      this.waitTimer = setTimeout(() => {
+        this.waitTimer = undefined;
+        if (this.waits === 0 || this.spinners > 0 || this.ownProgress) return;
+        const starting = this.startSpinner('Waiting for the API…');
+        this.waitSpinner = starting;
+        void starting.then((spinner) => {
+          // The wait may have ended while ora was loading.
+          if (this.waitSpinner !== starting) spinner.stop();
+        });
+      }, SPINNER_DELAY_MS);
+      this.waitTimer.unref?.();
+    }
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.waits--;
+      if (this.waits > 0) return;
+      clearTimeout(this.waitTimer);
+      this.waitTimer = undefined;
+      const spinner = this.waitSpinner;
+      this.waitSpinner = undefined;
+      void spinner?.then((started) => started.stop());
+    };
+  }
+
+  private spinnerAllowed(): boolean {
+    const stderr = this.streams.stderr as IOStreams['stderr'] & { cursorTo?: unknown };
+    // A terminal of 0 columns has nowhere to draw: ora would redraw there without end. A stream that
+    // cannot move the cursor is no terminal ora can draw on.
+    const drawable = typeof stderr.columns === 'number' && stderr.columns > 0 && typeof stderr.cursorTo === 'function';
+    return this.stdoutIsTTY && this.stderrIsTTY && drawable;
+  }
+
+  private async startSpinner(text: string): Promise<{ stop(): void }> {
     const { default: ora } = await import('ora');
-    const spinner = ora({ text, stream: this.streams.stderr, color: this.color ? 'cyan' : false }).start();
-    return { stop: () => spinner.stop() };
+    // discardStdin off: a prompt or `--from-file -` may be reading stdin.
+    return ora({ text, stream: this.streams.stderr, color: this.color ? 'cyan' : false, isEnabled: true, discardStdin: false }).start();
   }
 
   /** One line on stderr (hints, notices, errors). */
@@ -83,6 +162,10 @@ export class IO {
     this.streams.stderr.write(`${line}\n`);
   }
 }
+
+const DEFAULT_WIDTH = 80;
+/** a wait shorter than this shows nothing */
+export const SPINNER_DELAY_MS = 300;
 
 function isTruthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';

@@ -4,7 +4,9 @@
  * jsonl and json lists stream page by page, so memory does not grow with the number of items.
  */
 import type { Chalk, ChalkInstance } from 'chalk';
+import stringWidth from 'string-width';
 import type { IO } from './io.js';
+import { jsonText, terminalSafeLine } from './sanitize.js';
 
 export type Format = 'table' | 'json' | 'jsonl';
 export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl'];
@@ -12,6 +14,15 @@ export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl'];
 export interface Column<T> {
   header: string;
   value: (item: T) => string | number | boolean | null | undefined;
+  /** an id (or any value a person copies): always shown whole, never shortened */
+  id?: boolean;
+  /**
+   * Optional column: when the terminal is too narrow for every column at its smallest, optional
+   * columns are left out, lowest priority first. Columns without one are always shown.
+   */
+  priority?: number;
+  /** the value's line breaks are the view's own (each line already made safe): kept as lines of the cell */
+  multiline?: boolean;
 }
 
 export interface ListOptions<T> {
@@ -39,8 +50,8 @@ export class Output {
 
   /** One record: a custom table view for people, the API object itself for machines. */
   async object<T>(item: T, renderTable?: (item: T) => string | Promise<string>): Promise<void> {
-    if (this.format === 'jsonl') return this.io.write(`${JSON.stringify(item)}\n`);
-    if (this.format === 'json') return this.io.write(`${JSON.stringify(item, null, 2)}\n`);
+    if (this.format === 'jsonl') return this.io.write(`${this.json(item)}\n`);
+    if (this.format === 'json') return this.io.write(`${this.json(item, 2)}\n`);
     const text = renderTable ? await renderTable(item) : await this.keyValueTable(item as Record<string, unknown>);
     await this.io.write(text.endsWith('\n') ? text : `${text}\n`);
   }
@@ -59,7 +70,7 @@ export class Output {
         lastCursor = page.nextCursor;
         if (page.items.length === 0) continue;
         if (array) await array.items(page.items);
-        else if (this.format === 'jsonl') await this.io.write(page.items.map((item) => JSON.stringify(item)).join('\n') + '\n');
+        else if (this.format === 'jsonl') await this.io.write(page.items.map((item) => this.json(item)).join('\n') + '\n');
         else await this.io.write(await this.table(options.columns, page.items));
         count += page.items.length;
       }
@@ -71,7 +82,7 @@ export class Output {
     }
     if (this.format === 'table' && count === 0) this.io.info(`No ${options.noun} found.`);
     if (lastCursor && options.nextHint && this.io.stderrIsTTY && count > 0) {
-      this.io.info(this.chalk.dim(`More ${options.noun}: ${options.nextHint(lastCursor)}`));
+      this.io.info(this.chalk.dim(`More ${terminalSafeLine(options.noun)}: ${terminalSafeLine(options.nextHint(lastCursor))}`));
     }
     return count;
   }
@@ -81,27 +92,75 @@ export class Output {
     return new JsonArrayWriter(this.io);
   }
 
-  /** `ruled`: a rule between rows, for tables whose cells span several lines. */
-  async table<T>(columns: Column<T>[], items: T[], options: { ruled?: boolean } = {}): Promise<string> {
+  /** JSON text for stdout: the same data, with the characters a terminal would act on escaped. */
+  json(value: unknown, indent?: number): string {
+    return jsonText(value, indent, this.io.stdoutIsTTY);
+  }
+
+  /**
+   * A table that fits the terminal (`width`, default the terminal's): every string is made safe for
+   * it; ids stay whole, other cells shrink with `…`, and optional columns are left out when even
+   * shrunk cells do not fit. `ruled`: a rule between rows, for tables whose cells span several lines.
+   */
+  async table<T>(columns: Column<T>[], items: T[], options: { ruled?: boolean; width?: number } = {}): Promise<string> {
+    const rows = items.map((item) => columns.map((column) => cellLines(column.value(item), column.multiline)));
+    const headers = columns.map((column) => terminalSafeLine(column.header));
+    const layout = fitColumns(columns, headers, rows, options.width ?? this.io.terminalWidth());
     const Table = await loadTable();
     const table = new Table({
-      head: columns.map((column) => this.chalk.bold(column.header)),
+      head: layout.map(({ index, width }) => this.chalk.bold(truncate(headers[index], width))),
+      colWidths: layout.map(({ width }) => width + PADDING),
       style: { head: [], border: [] },
       ...(options.ruled ? {} : { chars: COMPACT }),
     });
-    for (const item of items) table.push(columns.map((column) => cell(column.value(item))));
+    for (const row of rows) table.push(layout.map(({ index, width }) => row[index].map((line) => truncate(line, width)).join('\n')));
     return `${table.toString()}\n`;
   }
 
   /** Two columns, field and value, for a record without a dedicated view. */
   async keyValueTable(record: Record<string, unknown>): Promise<string> {
+    const entries = Object.entries(record ?? {});
+    const width = this.io.terminalWidth();
+    const keys = entries.map(([key]) => terminalSafeLine(key));
+    const keyWidth = Math.min(Math.max(0, ...keys.map((key) => stringWidth(key))), Math.max(MIN_CELL, Math.floor(width / 3)));
+    const valueWidth = Math.max(MIN_CELL, width - keyWidth - 2 * PADDING - 3);
     const Table = await loadTable();
-    const table = new Table({ style: { head: [], border: [] }, chars: COMPACT });
-    for (const [key, value] of Object.entries(record ?? {})) {
-      table.push({ [this.chalk.bold(key)]: typeof value === 'object' && value !== null ? JSON.stringify(value) : cell(value) });
-    }
+    const table = new Table({ style: { head: [], border: [] }, chars: COMPACT, colWidths: [keyWidth + PADDING, valueWidth + PADDING] });
+    entries.forEach(([, value], i) => {
+      const text = typeof value === 'object' && value !== null ? JSON.stringify(value) : cell(value);
+      table.push({ [this.chalk.bold(truncate(keys[i], keyWidth))]: truncate(terminalSafeLine(text), valueWidth) });
+    });
     return `${table.toString()}\n`;
   }
+
+  /**
+   * Labelled lines of a detail view (`Status  ACTIVE`), fitted to the terminal: a value marked whole
+   * (an id, a URL) that does not fit beside its label goes on its own line below it; any other value
+   * shrinks with `…`. Values are made safe here; pass them as the API sent them.
+   */
+  details(rows: readonly DetailRow[]): string[] {
+    const { chalk } = this;
+    const width = this.io.terminalWidth();
+    const labelWidth = Math.max(0, ...rows.map((row) => stringWidth(row.label)));
+    return rows.flatMap(({ label, value, whole, paint = (text: string) => text }) => {
+      const head = `${chalk.bold(label.padEnd(labelWidth))}  `;
+      if (value === null || value === undefined) return [`${head}${chalk.dim('—')}`];
+      const safe = terminalSafeLine(value);
+      const room = width - labelWidth - 2;
+      if (stringWidth(safe) <= room) return [`${head}${paint(safe)}`];
+      if (whole) return [chalk.bold(label), paint(safe)];
+      return [`${head}${paint(truncate(safe, Math.max(1, room)))}`];
+    });
+  }
+}
+
+/** One line of a detail view: `whole` keeps the value whole (an id, a URL); `paint` colours it. */
+export interface DetailRow {
+  label: string;
+  /** null or undefined shows a dimmed `—` */
+  value: string | number | null | undefined;
+  whole?: boolean;
+  paint?: (text: string) => string;
 }
 
 export class JsonArrayWriter {
@@ -112,7 +171,7 @@ export class JsonArrayWriter {
 
   async items(values: readonly unknown[]): Promise<void> {
     if (values.length === 0) return;
-    const body = values.map((value) => JSON.stringify(value, null, 2).replace(/^/gm, '  ')).join(',\n');
+    const body = values.map((value) => jsonText(value, 2, this.io.stdoutIsTTY).replace(/^/gm, '  ')).join(',\n');
     await this.io.write(`${this.count === 0 ? '[\n' : ',\n'}${body}`);
     this.count += values.length;
   }
@@ -128,6 +187,85 @@ const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
   return String(value);
+}
+
+/** A cell's lines, each safe for a terminal; a single-line column shows line breaks as `\\n`. */
+function cellLines(value: unknown, multiline = false): string[] {
+  const text = cell(value);
+  return multiline ? text.split('\n').map(terminalSafeLine) : [terminalSafeLine(text)];
+}
+
+/** cli-table3 pads each cell with one space on either side. */
+const PADDING = 2;
+/** the narrowest a shrinking column gets */
+const MIN_CELL = 8;
+/** the width a shrinking column keeps before optional columns give way to it */
+const READABLE_CELL = 24;
+
+/**
+ * Which columns are shown and how wide (content width, without padding), so that the whole line
+ * (borders included) is at most `width`: ids keep their width, other columns shrink towards
+ * MIN_CELL, and optional columns go, lowest priority first, while even that is too wide (a narrow
+ * one comes back when it fits beside what stayed).
+ */
+export function fitColumns<T>(columns: Column<T>[], headers: string[], rows: string[][][], width: number): { index: number; width: number }[] {
+  const natural = columns.map((_, i) => Math.max(stringWidth(headers[i]), ...rows.map((row) => Math.max(0, ...row[i].map((line) => stringWidth(line))))));
+  const smallest = columns.map((column, i) => (column.id ? natural[i] : Math.min(natural[i], MIN_CELL)));
+  // Optional columns are shown only beside a readable width of the others (a name cut to 8 is worth
+  // less than a count beside it).
+  const wanted = columns.map((column, i) => (column.id || column.priority !== undefined ? smallest[i] : Math.min(natural[i], READABLE_CELL)));
+  const shown = columns.map((_, i) => i);
+  const overhead = () => shown.length * (PADDING + 1) + 1;
+  const sum = (values: number[]) => shown.reduce((total, i) => total + values[i], 0);
+  const dropped: number[] = [];
+  while (sum(wanted) + overhead() > width) {
+    const optional = shown.filter((i) => columns[i].priority !== undefined);
+    if (optional.length === 0) break;
+    // The lowest priority goes first; among equals, the rightmost.
+    const drop = optional.reduce((worst, i) => (columns[i].priority! <= columns[worst].priority! ? i : worst));
+    shown.splice(shown.indexOf(drop), 1);
+    dropped.push(drop);
+  }
+  // A narrow column dropped early may fit beside what stayed: take it back, highest priority first.
+  for (const i of dropped.reverse()) {
+    if (sum(wanted) + wanted[i] + overhead() + PADDING + 1 > width) continue;
+    shown.push(i);
+    shown.sort((a, b) => a - b);
+  }
+  const widths = [...natural];
+  let excess = sum(natural) + overhead() - width;
+  // Width comes from the widest shrinkable column first, down to its smallest; only when that is not
+  // enough (an "id" longer than any real one) do whole columns give way too.
+  const floor = columns.map((_, i) => Math.min(natural[i], MIN_CELL));
+  for (const limit of [smallest, floor]) {
+    while (excess > 0) {
+      const shrinkable = shown.filter((i) => widths[i] > limit[i]);
+      if (shrinkable.length === 0) break;
+      const widest = shrinkable.reduce((a, b) => (widths[b] > widths[a] ? b : a));
+      // Down to the next widest (or as far as needed) in one step: a huge cell costs no more than a small one.
+      const next = Math.max(limit[widest], ...shrinkable.filter((i) => i !== widest).map((i) => widths[i]), widths[widest] - excess);
+      const cut = Math.max(1, widths[widest] - next);
+      widths[widest] -= cut;
+      excess -= cut;
+    }
+  }
+  return shown.map((index) => ({ index, width: Math.max(1, widths[index]) }));
+}
+
+const segmenter = new Intl.Segmenter();
+
+/** Cuts text to at most `width` terminal columns, ending in `…` when cut; whole characters only. */
+export function truncate(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  let result = '';
+  let used = 0;
+  for (const { segment } of segmenter.segment(text)) {
+    const w = stringWidth(segment);
+    if (used + w > width - 1) break;
+    result += segment;
+    used += w;
+  }
+  return `${result}…`;
 }
 
 type TableClass = typeof import('cli-table3');

@@ -2,6 +2,8 @@
  * Prompts go through this small interface so commands can be tested with scripted answers.
  * The real one is backed by @inquirer/prompts, loaded only when a prompt is shown.
  */
+import { terminalSafeLine } from './sanitize.js';
+
 export interface Choice<T> {
   name: string;
   value: T;
@@ -17,39 +19,56 @@ export interface Prompter {
   search<T>(message: string, choices: Choice<T>[]): Promise<T>;
 }
 
+/**
+ * What a prompt shows: messages and choices often carry the API's text (campaign, store and gift
+ * names), so every one is made safe for the terminal here; the values returned are untouched.
+ */
+export function safeChoices<T>(choices: Choice<T>[]): Choice<T>[] {
+  return choices.map((choice) => ({
+    ...choice,
+    name: terminalSafeLine(choice.name),
+    ...(choice.description === undefined ? {} : { description: terminalSafeLine(choice.description) }),
+  }));
+}
+
 export function inquirerPrompter(signal?: AbortSignal): Prompter {
   const load = () => import('@inquirer/prompts');
   const context = { output: process.stderr, signal };
   return {
     async input(message, options = {}) {
       const { input } = await load();
+      const validate = options.validate;
       return input(
         {
-          message,
-          default: options.default,
+          message: terminalSafeLine(message),
+          default: options.default === undefined ? undefined : terminalSafeLine(options.default),
           required: options.required,
-          validate: options.validate,
+          validate: validate && ((value: string) => {
+            const verdict = validate(value);
+            return verdict === true ? true : terminalSafeLine(verdict);
+          }),
         },
         context,
       );
     },
     async password(message) {
       const { password } = await load();
-      return password({ message, mask: true }, context);
+      return password({ message: terminalSafeLine(message), mask: true }, context);
     },
     async confirm(message, defaultValue = false) {
       const { confirm } = await load();
-      return confirm({ message, default: defaultValue }, context);
+      return confirm({ message: terminalSafeLine(message), default: defaultValue }, context);
     },
     async select(message, choices) {
       const { select } = await load();
-      return select({ message, choices, pageSize: 12 }, context);
+      return select({ message: terminalSafeLine(message), choices: safeChoices(choices), pageSize: 12 }, context);
     },
-    async search(message, choices) {
+    async search(message, unsafeChoices) {
       const { search } = await load();
+      const choices = safeChoices(unsafeChoices);
       return search(
         {
-          message,
+          message: terminalSafeLine(message),
           pageSize: 12,
           source: (term) => {
             const needle = (term ?? '').toLowerCase();

@@ -28,3 +28,14 @@ export function terminalSafe(text: unknown): string {
 export function terminalSafeLine(text: unknown): string {
   return String(text ?? '').replace(UNSAFE_INLINE, (char) => (char === '\n' ? '\\n' : char === '\t' ? '\\t' : visible(char)));
 }
+
+// In JSON: DEL and the C1 controls always (JSON.stringify already escapes C0); on a terminal also the
+// bidi and line-separator characters. Escaped, they are the same data.
+const JSON_UNSAFE = /[\u007f-\u009f]/g;
+const JSON_UNSAFE_TERMINAL = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** JSON.stringify, with DEL and C1 controls (and, for a terminal, bidi controls) written as `\\u00XX`. */
+export function jsonText(value: unknown, indent?: number, terminal = false): string {
+  const text = JSON.stringify(value, null, indent) ?? 'null';
+  return text.replace(terminal ? JSON_UNSAFE_TERMINAL : JSON_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

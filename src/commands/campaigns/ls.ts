@@ -19,11 +19,11 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     command: 'svc campaigns ls',
     filters: { '--brand': opts.brand, '--status': opts.status },
     columns: [
-      { header: 'ID', value: (c) => c.id },
+      { header: 'ID', value: (c) => c.id, id: true },
       { header: 'Name', value: (c) => c.name },
-      { header: 'Status', value: (c) => c.status },
-      { header: 'Brands', value: (c) => (c.brandIds ?? []).length },
-      { header: 'Expires', value: (c) => c.expiresAt ?? 'never' },
+      { header: 'Status', value: (c) => c.status, id: true },
+      { header: 'Brands', value: (c) => (c.brandIds ?? []).length, priority: 1 },
+      { header: 'Expires', value: (c) => c.expiresAt ?? 'never', id: true, priority: 2 },
     ],
   });
 }

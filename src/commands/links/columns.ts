@@ -1,12 +1,15 @@
 import type { PersonalLink } from '../../api/types.js';
 import type { Column } from '../../core/output.js';
-import { shortId } from '../../core/output.js';
 
-/** The claim URL is left to `links get` (and to -o jsonl): with it, a row no longer fits a terminal. */
+/**
+ * The claim URL is left to `links get` (and to -o jsonl): with it, a row no longer fits a terminal.
+ * Ids are shown whole, so any of them can be pasted into another command; on a narrow terminal the
+ * brand, then the campaign, then the creation time are left out.
+ */
 export const linkColumns: Column<PersonalLink>[] = [
-  { header: 'ID', value: (l) => l.id },
-  { header: 'Status', value: (l) => l.status },
-  { header: 'Campaign', value: (l) => (l.campaignId ? shortId(l.campaignId) : (l.selection ?? '')) },
-  { header: 'Brand', value: (l) => shortId(l.brandId) },
-  { header: 'Created', value: (l) => l.createdAt },
+  { header: 'ID', value: (l) => l.id, id: true },
+  { header: 'Status', value: (l) => l.status, id: true },
+  { header: 'Campaign', value: (l) => l.campaignId ?? l.selection ?? '', id: true, priority: 2 },
+  { header: 'Brand', value: (l) => l.brandId, id: true, priority: 1 },
+  { header: 'Created', value: (l) => l.createdAt, id: true, priority: 3 },
 ];

@@ -5,20 +5,21 @@ import { answerLines, type FieldLabels } from '../answers.js';
 
 export function renderLink(output: Output, link: PersonalLink, labels: FieldLabels = new Map()): string {
   const { chalk } = output;
-  const row = (label: string, value: string | null | undefined) => `${chalk.bold(label.padEnd(11))}  ${value ?? chalk.dim('—')}`;
   const answers = answerLines(output, link.customFields, labels);
   return [
-    row('Claim URL', chalk.cyan(link.claimUrl)),
-    row('ID', link.id),
-    row('Status', link.status),
-    row('Campaign', link.campaignId ?? (link.selection === 'CATALOG' ? 'catalog selection' : null)),
-    row('Brand', link.brandId),
-    row('Created', link.createdAt),
-    row('Expires', link.expiresAt ?? 'never'),
-    ...(link.approvedAt ? [row('Approved', link.approvedAt)] : []),
-    ...(link.claimedAt ? [row('Claimed', link.claimedAt)] : []),
-    ...(link.cancelledAt ? [row('Cancelled', link.cancelledAt)] : []),
-    row('Updated', link.updatedAt),
+    ...output.details([
+      { label: 'Claim URL', value: link.claimUrl, whole: true, paint: chalk.cyan },
+      { label: 'ID', value: link.id, whole: true },
+      { label: 'Status', value: link.status },
+      { label: 'Campaign', value: link.campaignId ?? (link.selection === 'CATALOG' ? 'catalog selection' : null), whole: true },
+      { label: 'Brand', value: link.brandId, whole: true },
+      { label: 'Created', value: link.createdAt, whole: true },
+      { label: 'Expires', value: link.expiresAt ?? 'never', whole: true },
+      ...(link.approvedAt ? [{ label: 'Approved', value: link.approvedAt, whole: true }] : []),
+      ...(link.claimedAt ? [{ label: 'Claimed', value: link.claimedAt, whole: true }] : []),
+      ...(link.cancelledAt ? [{ label: 'Cancelled', value: link.cancelledAt, whole: true }] : []),
+      { label: 'Updated', value: link.updatedAt, whole: true },
+    ]),
     ...(answers.length ? [chalk.bold('Custom fields'), ...answers] : []),
   ].join('\n');
 }

@@ -22,13 +22,13 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     command: 'svc orders ls',
     filters: { '--brand': opts.brand, '--store': opts.store, '--status': opts.status },
     columns: [
-      { header: 'ID', value: (o) => o.id },
-      { header: 'Reference', value: (o) => o.reference },
-      { header: 'Status', value: (o) => o.status },
+      { header: 'ID', value: (o) => o.id, id: true },
+      { header: 'Reference', value: (o) => o.reference, id: true, priority: 4 },
+      { header: 'Status', value: (o) => o.status, id: true },
       { header: 'Gift', value: (o) => o.productName },
-      { header: 'Price', value: (o) => formatPrice(o.coinPrice, o.currency) },
-      { header: 'Country', value: (o) => o.deliveryCountry },
-      { header: 'Created', value: (o) => o.createdAt },
+      { header: 'Price', value: (o) => formatPrice(o.coinPrice, o.currency), priority: 3 },
+      { header: 'Country', value: (o) => o.deliveryCountry, id: true, priority: 1 },
+      { header: 'Created', value: (o) => o.createdAt, id: true, priority: 2 },
     ],
   });
 }

@@ -9,23 +9,24 @@ export function formatPrice(coinPrice: string, currency: { name?: string; symbol
 
 export function renderOrder(output: Output, order: RewardStoreOrder, labels: FieldLabels = new Map()): string {
   const { chalk } = output;
-  const row = (label: string, value: string | null | undefined) => `${chalk.bold(label.padEnd(10))}  ${value ?? chalk.dim('—')}`;
   const answers = answerLines(output, order.customFields, labels);
   const variations = Object.entries(order.variations ?? {}).map(([name, value]) => `${name}=${value}`).join(', ');
   return [
-    row('Reference', order.reference),
-    row('ID', order.id),
-    row('Status', order.status),
-    row('Gift', `${order.productName}${variations ? ` (${variations})` : ''}`),
-    row('Price', formatPrice(order.coinPrice, order.currency)),
-    row('Country', order.deliveryCountry),
-    row('Store', order.storeId),
-    row('Brand', order.brandId),
-    row('Created', order.createdAt),
-    row('Updated', order.updatedAt),
-    ...(order.shipment
-      ? [row('Shipment', [order.shipment.carrier, order.shipment.trackingReference, order.shipment.trackingUrl].filter(Boolean).join(' · '))]
-      : []),
+    ...output.details([
+      { label: 'Reference', value: order.reference, whole: true },
+      { label: 'ID', value: order.id, whole: true },
+      { label: 'Status', value: order.status },
+      { label: 'Gift', value: `${order.productName}${variations ? ` (${variations})` : ''}` },
+      { label: 'Price', value: formatPrice(order.coinPrice, order.currency) },
+      { label: 'Country', value: order.deliveryCountry },
+      { label: 'Store', value: order.storeId, whole: true },
+      { label: 'Brand', value: order.brandId, whole: true },
+      { label: 'Created', value: order.createdAt, whole: true },
+      { label: 'Updated', value: order.updatedAt, whole: true },
+      ...(order.shipment
+        ? [{ label: 'Shipment', value: [order.shipment.carrier, order.shipment.trackingReference, order.shipment.trackingUrl].filter(Boolean).join(' · '), whole: true }]
+        : []),
+    ]),
     ...(answers.length ? [chalk.bold('Custom fields'), ...answers] : []),
   ].join('\n');
 }

@@ -15,12 +15,12 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     command: 'svc stores ls',
     filters: { '--brand': opts.brand },
     columns: [
-      { header: 'ID', value: (s) => s.id },
+      { header: 'ID', value: (s) => s.id, id: true },
       { header: 'Name', value: (s) => s.name },
-      { header: 'Phase', value: (s) => s.phase },
-      { header: 'Brands', value: (s) => (s.brandIds ?? []).length },
-      { header: 'Starts', value: (s) => s.startsAt ?? 'open' },
-      { header: 'Ends', value: (s) => s.endsAt ?? 'never' },
+      { header: 'Phase', value: (s) => s.phase, id: true },
+      { header: 'Brands', value: (s) => (s.brandIds ?? []).length, priority: 1 },
+      { header: 'Starts', value: (s) => s.startsAt ?? 'open', id: true, priority: 2 },
+      { header: 'Ends', value: (s) => s.endsAt ?? 'never', id: true, priority: 3 },
     ],
   });
 }

@@ -1,6 +1,9 @@
 import type { RewardStore, StoreGift } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
+import stringWidth from 'string-width';
 import type { Output } from '../../core/output.js';
+import { truncate } from '../../core/output.js';
+import { terminalSafeLine } from '../../core/sanitize.js';
 import { UsageError } from '../../core/errors.js';
 import * as validate from '../../core/validate.js';
 import { formatPrice } from '../orders/show.js';
@@ -29,26 +32,32 @@ export async function run(ctx: Context, opts: Options, [id]: string[]): Promise<
 /** A person's view of a store: header, then one table per section with prices and options. */
 export async function renderStore(output: Output, store: RewardStore): Promise<string> {
   const { chalk } = output;
+  const width = output.io.terminalWidth();
+  const fit = (text: string) => truncate(terminalSafeLine(text), width);
   const currency = store.currency?.symbol || store.currency?.name || '';
+  const id = terminalSafeLine(store.id);
   const lines = [
-    `${chalk.bold(store.name)}  ${chalk.dim(store.id)}`,
-    `${store.phase}${store.startsAt ? ` from ${store.startsAt}` : ''}${store.endsAt ? ` until ${store.endsAt}` : ''} · ${store.brand?.name ?? ''} · ${store.country} · ${store.locale} · prices in ${store.currency?.name ?? ''}${currency && currency !== store.currency?.name ? ` (${currency})` : ''}`,
+    // The id stays whole; the name gives way to it.
+    `${chalk.bold(truncate(terminalSafeLine(store.name), Math.max(1, width - stringWidth(id) - 2)))}  ${chalk.dim(id)}`,
+    fit(
+      `${store.phase}${store.startsAt ? ` from ${store.startsAt}` : ''}${store.endsAt ? ` until ${store.endsAt}` : ''} · ${store.brand?.name ?? ''} · ${store.country} · ${store.locale} · prices in ${store.currency?.name ?? ''}${currency && currency !== store.currency?.name ? ` (${currency})` : ''}`,
+    ),
   ];
-  if (store.description) lines.push('', store.description);
+  if (store.description) lines.push('', ...String(store.description).split('\n').map(fit));
   if (store.phase !== 'LIVE') lines.push('', chalk.yellow('This store takes no orders until it is LIVE.'));
   const sections = store.sections ?? [];
   if (sections.length === 0) lines.push('', chalk.dim('No gifts can be ordered for this country now.'));
   for (const section of sections) {
-    lines.push('', chalk.bold(section.name));
+    lines.push('', chalk.bold(fit(section.name)));
     lines.push(
       (
         await output.table(
           [
             { header: 'Gift', value: (gift: StoreGift) => gift.name },
-            { header: 'Price', value: (gift: StoreGift) => formatPrice(gift.coinPrice, store.currency) },
-            { header: 'Options', value: (gift: StoreGift) => describeOptions(gift) },
-            { header: 'Orderable combinations', value: (gift: StoreGift) => describeCombinations(gift) },
-            { header: 'Product ID', value: (gift: StoreGift) => gift.productId },
+            { header: 'Price', value: (gift: StoreGift) => formatPrice(gift.coinPrice, store.currency), id: true },
+            { header: 'Options', value: (gift: StoreGift) => describeOptions(gift), multiline: true, priority: 2 },
+            { header: 'Orderable combinations', value: (gift: StoreGift) => describeCombinations(gift), multiline: true, priority: 1 },
+            { header: 'Product ID', value: (gift: StoreGift) => gift.productId, id: true },
           ],
           section.items ?? [],
           { ruled: true },
@@ -59,11 +68,14 @@ export async function renderStore(output: Output, store: RewardStore): Promise<s
   return lines.join('\n');
 }
 
+/** One line per dimension; every part from the API is made safe here, since the lines are the view's own. */
 function describeOptions(gift: StoreGift): string {
   const dimensions = gift.dimensions ?? [];
   if (dimensions.length === 0) return '—';
   return dimensions
-    .map((dimension) => `${dimension.label} (${dimension.name}): ${dimension.values.map((v) => (v.label === v.value ? v.value : `${v.label}=${v.value}`)).join(', ')}`)
+    .map((dimension) =>
+      terminalSafeLine(`${dimension.label} (${dimension.name}): ${dimension.values.map((v) => (v.label === v.value ? v.value : `${v.label}=${v.value}`)).join(', ')}`),
+    )
     .join('\n');
 }
 
@@ -71,7 +83,7 @@ function describeCombinations(gift: StoreGift): string {
   const combinations = gift.combinations ?? [];
   if ((gift.dimensions ?? []).length === 0) return 'no options';
   const all = (gift.dimensions ?? []).reduce((count, dimension) => count * dimension.values.length, 1);
-  const listed = combinations.map((combination) => Object.entries(combination.variations).map(([name, value]) => `${name}=${value}`).join(' '));
+  const listed = combinations.map((combination) => terminalSafeLine(Object.entries(combination.variations).map(([name, value]) => `${name}=${value}`).join(' ')));
   const soldOut = all - combinations.length;
   return `${listed.join('\n')}${soldOut > 0 ? `\n(${soldOut} not orderable now)` : ''}`;
 }
