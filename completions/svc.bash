@@ -5,42 +5,44 @@ _svc_complete() {
     w="${COMP_WORDS[i]}"
     [[ "$w" == -* ]] && continue
     case "$cmdpath $w" in
-      "svc login"|"svc profiles"|"svc profiles ls"|"svc profiles use"|"svc profiles rm"|"svc me"|"svc campaigns"|"svc campaigns ls"|"svc links"|"svc links ls"|"svc links get"|"svc links create"|"svc links cancel"|"svc stores"|"svc stores ls"|"svc stores show"|"svc orders"|"svc orders place"|"svc orders ls"|"svc orders get"|"svc events"|"svc events tail"|"svc webhooks"|"svc webhooks test"|"svc webhooks sign"|"svc webhooks listen"|"svc verify-signature"|"svc api"|"svc completion"|"svc sandbox") cmdpath="$cmdpath $w" ;;
+      "svc login"|"svc profiles"|"svc profiles ls"|"svc profiles use"|"svc profiles rm"|"svc me"|"svc campaigns"|"svc campaigns ls"|"svc links"|"svc links ls"|"svc links get"|"svc links create"|"svc links cancel"|"svc stores"|"svc stores ls"|"svc stores show"|"svc orders"|"svc orders place"|"svc orders ls"|"svc orders get"|"svc events"|"svc events tail"|"svc webhooks"|"svc webhooks test"|"svc webhooks sign"|"svc webhooks listen"|"svc inspect"|"svc doctor"|"svc verify-signature"|"svc api"|"svc completion"|"svc sandbox") cmdpath="$cmdpath $w" ;;
     esac
   done
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "table json jsonl" -- "$cur")); return ;;
-    --profile|--base-url|--timeout|--max-retries|--rate|--brand|--status|--limit|--after|--campaign|--name|--email|--message|--locale|--field|--idempotency-key|--from-file|--concurrency|--reason|--country|--store|--product|--variation|--price|--phone|--street|--city|--postal-code|--details|--type|--last|-n|--interval|--forward-to|--payload-file|--timestamp|--port|--path|--header|--tolerance|--now|--data|--host|--rate-limit|--faults|--seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --profile|--base-url|--timeout|--max-retries|--rate|--fields|--brand|--status|--limit|--after|--campaign|--name|--email|--message|--locale|--field|--idempotency-key|--from-file|--concurrency|--reason|--country|--store|--product|--variation|--price|--phone|--street|--city|--postal-code|--details|--type|--last|-n|--interval|--forward-to|--link|--order|--since|--give-up-after|--payload-file|--timestamp|--port|--path|--header|--tolerance|--now|--data|--host|--rate-limit|--faults|--seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   if [[ "$cmdpath" == "svc completion" && "$cur" != -* ]]; then COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")); return; fi
   case "$cmdpath" in
-    "svc") words='login profiles me campaigns links stores orders events webhooks verify-signature api completion sandbox --version --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
+    "svc") words='login profiles me campaigns links stores orders events webhooks inspect doctor verify-signature api completion sandbox --version --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
     "svc login") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --api-key-stdin --webhook-secret-stdin --help -h' ;;
     "svc profiles") words='ls use rm --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
     "svc profiles ls") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
     "svc profiles use") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
     "svc profiles rm") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc me") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
+    "svc me") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --fields --help -h' ;;
     "svc campaigns") words='ls --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc campaigns ls") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --brand --status --limit --after --all --help -h' ;;
+    "svc campaigns ls") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --brand --status --fields --limit --after --all --help -h' ;;
     "svc links") words='ls get create cancel --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc links ls") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --brand --campaign --status --limit --after --all --help -h' ;;
-    "svc links get") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
+    "svc links ls") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --brand --campaign --status --fields --limit --after --all --help -h' ;;
+    "svc links get") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --fields --help -h' ;;
     "svc links create") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --campaign --name --brand --email --message --locale --field --idempotency-key --from-file --concurrency --help -h' ;;
     "svc links cancel") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --reason --idempotency-key --yes -y --help -h' ;;
     "svc stores") words='ls show --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc stores ls") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --brand --limit --after --all --help -h' ;;
-    "svc stores show") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --brand --country --locale --help -h' ;;
+    "svc stores ls") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --brand --fields --limit --after --all --help -h' ;;
+    "svc stores show") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --brand --country --locale --fields --help -h' ;;
     "svc orders") words='place ls get --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
     "svc orders place") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --store --brand --product --variation --price --country --name --phone --street --city --postal-code --email --details --locale --field --from-file --idempotency-key --yes -y --help -h' ;;
-    "svc orders ls") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --brand --store --status --limit --after --all --help -h' ;;
-    "svc orders get") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
+    "svc orders ls") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --brand --store --status --fields --limit --after --all --help -h' ;;
+    "svc orders get") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --fields --help -h' ;;
     "svc events") words='tail --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc events tail") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --follow -f --after --resume --type --last -n --limit --interval --forward-to --help -h' ;;
+    "svc events tail") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --follow -f --after --resume --type --last -n --limit --interval --forward-to --link --order --brand --campaign --since --give-up-after --fields --help -h' ;;
     "svc webhooks") words='test sign listen --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
     "svc webhooks test") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
     "svc webhooks sign") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --payload-file --secret-stdin --timestamp --help -h' ;;
     "svc webhooks listen") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --port --path --help -h' ;;
+    "svc inspect") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --since --fields --help -h' ;;
+    "svc doctor") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --webhook --help -h' ;;
     "svc verify-signature") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --header --payload-file --secret-stdin --tolerance --now --help -h' ;;
     "svc api") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --data --paginate --idempotency-key --help -h' ;;
     "svc completion") words='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
