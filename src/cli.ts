@@ -5,7 +5,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { Context } from './core/context.js';
 import { ExitCode, SvcError } from './core/errors.js';
-import { fieldPaths, type Resource } from './api/resource-fields.js';
+import { RESOURCE_LABEL, fieldPaths, type Resource } from './api/resource-fields.js';
 import { parseFieldList } from './core/fields.js';
 import type { IOStreams } from './core/io.js';
 import { VERSION } from './version.js';
@@ -27,7 +27,7 @@ function examples(...lines: string[]): string {
 
 /** `--fields a,b,c.d`, checked against the resource's fields while parsing (exit 2 before any request). */
 function fieldsOption(resource: Resource): Option {
-  return new Option('--fields <a,b.c>', 'only these fields, dotted paths for nested ones, in this order').argParser((value: string) => parseFieldList(value, fieldPaths(resource), resource));
+  return new Option('--fields <a,b.c>', 'only these fields, dotted paths for nested ones, in this order').argParser((value: string) => parseFieldList(value, fieldPaths(resource), RESOURCE_LABEL[resource]));
 }
 
 function listOptions(command: Command, resource: Resource): Command {

@@ -81,6 +81,17 @@ const event = { id: true, type: true, occurredAt: true, environment: true, data:
 export const RESOURCE_FIELDS = { campaign, link, order, store, storeDetail, me, event } as const;
 export type Resource = keyof typeof RESOURCE_FIELDS;
 
+/** How a resource is named in messages ("valid fields of a store read: …"). */
+export const RESOURCE_LABEL: Readonly<Record<Resource, string>> = {
+  campaign: 'a campaign',
+  link: 'a link',
+  order: 'an order',
+  store: 'a store',
+  storeDetail: 'a store read',
+  me: 'me',
+  event: 'an event',
+};
+
 /** The list endpoints and the object each returns, for the default CSV columns of a list. */
 export const RESOURCE_OF_PATH: Readonly<Record<string, Resource>> = {
   '/campaigns': 'campaign',

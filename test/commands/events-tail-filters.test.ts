@@ -74,7 +74,7 @@ describe('events tail filters', () => {
       ['--link', 'nope', 'error: usage_error: --link: not a valid id (expected a UUID): nope'],
       ['--since', 'soon', 'error: usage_error: --since: expected a duration such as 15m, 2h or 7d, or an ISO time such as 2026-11-21T10:00:00Z, got "soon"'],
       ['--give-up-after', '0', 'error: usage_error: --give-up-after: must be a positive number, got 0'],
-      ['--fields', 'id,data.nope', 'error: usage_error: --fields: unknown field data.nope; valid fields of event: '],
+      ['--fields', 'id,data.nope', 'error: usage_error: --fields: unknown field data.nope; valid fields of an event: '],
     ]) {
       const result = await run('events', 'tail', flag, value);
       expect(result.exitCode).toBe(2);
