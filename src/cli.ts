@@ -485,7 +485,7 @@ function reportError(error: unknown, streams: IOStreams, argv: string[], context
 }
 
 function wantsJsonErrors(argv: string[], context: Context | undefined): boolean {
-  if (context?.options.output) return context.format !== 'table';
+  if (context?.options.output) return context.format === 'json' || context.format === 'jsonl';
   const at = argv.findIndex((arg) => arg === '-o' || arg === '--output');
   const value = at >= 0 ? argv[at + 1] : argv.find((arg) => arg.startsWith('--output='))?.slice(9);
   return value === 'json' || value === 'jsonl';

@@ -1,5 +1,9 @@
 /** `svc inspect` against the in-process sandbox: a link's and an order's history equal the feed read independently. */
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run as inspect } from '../../src/commands/inspect.js';
+import { Context } from '../../src/core/context.js';
+import type { IOStreams } from '../../src/core/io.js';
 import { runInProcess } from '../helpers/run.js';
 import { tempConfigDir } from '../helpers/svc.js';
 import { startSandbox, type TestSandbox } from '../sandbox/helpers.js';
@@ -120,5 +124,28 @@ describe('svc inspect', () => {
     const result = await runInProcess(['-o', 'jsonl', 'inspect', orderId, '--fields', 'type'], { ...env, SVC_API_KEY: box.apiKey('stores') });
     // The order was placed by another key: for this key it is not found.
     expect(result.exitCode).toBe(3);
+  });
+
+  it('a progress line on a terminal while the feed is read, cleared at the end', async () => {
+    let stderr = '';
+    const terminal = Object.assign(new PassThrough(), { isTTY: true });
+    terminal.on('data', (chunk) => (stderr += chunk));
+    const streams = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: terminal, env: { NO_COLOR: '1', ...env } } as unknown as IOStreams;
+    const ctx = new Context({ output: 'jsonl' }, streams, new AbortController().signal);
+    try {
+      await inspect(ctx, {}, [linkId]);
+    } finally {
+      await ctx.close();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    const all = await feed();
+    const mine = all.filter((event) => event.data?.id === linkId).length;
+    // One page of 100 or fewer events here, then the empty page that ends the feed.
+    expect(all.length).toBeLessThan(100);
+    expect(stderr).toBe(
+      `\r\x1b[2KReading the event feed: 1 page, ${all.length} events, ${mine} about this record` +
+        `\r\x1b[2KReading the event feed: 2 pages, ${all.length} events, ${mine} about this record` +
+        '\r\x1b[2K',
+    );
   });
 });
