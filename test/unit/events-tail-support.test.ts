@@ -9,7 +9,7 @@ import type { ApiClient } from '../../src/api/client.js';
 import type { SvcEvent } from '../../src/api/types.js';
 import { feed, type FeedElement } from '../../src/commands/events/feed.js';
 import { Forwarder, forwardNote, forwardUrl } from '../../src/commands/events/forward.js';
-import { EventRenderer, columnWidths, fit, fitMiddle } from '../../src/commands/events/render.js';
+import { EventRenderer, columnWidths, fit, fitFromFront } from '../../src/commands/events/render.js';
 import { eventFilter } from '../../src/commands/events/select.js';
 import { ApiError, UnavailableError } from '../../src/core/errors.js';
 import { IO, type IOStreams } from '../../src/core/io.js';
@@ -50,8 +50,8 @@ describe('event lines', () => {
     await renderer.begin();
     await renderer.event(JSON.stringify(order), order);
     expect((await narrow.text()).split('\n')).toEqual([
-      'TIME            TYPE            ID                                    STATUS',
-      `2026-11-21T10…  persona…celled  ${ORDER}  PROCESSING`,
+      `${'TIME'.padEnd(17)} ${'TYPE'.padEnd(15)} ${'ID'.padEnd(36)} STATUS`,
+      `…10:00:00.123456Z …link.cancelled ${ORDER} PROCESSI…`,
       '',
     ]);
     const wide = terminal(200);
@@ -63,21 +63,25 @@ describe('event lines', () => {
   it('show hostile text visibly and measure wide characters as two columns', async () => {
     const { output, text } = terminal(80);
     const renderer = new EventRenderer(output, { notes: true });
-    const hostile = { ...order, type: '\x1b]0;pwned\x07order.sent', data: { id: ORDER, status: '\u009b2J', reference: '注文注文注文注文注文注文注文注文', coinPrice: '1' } };
+    const hostile = { ...order, type: 'order.\x07sent', data: { id: ORDER, status: '\u009b2J', reference: '\x1b]8;;http://evil\x07注文注文注文注文注文注文注文注文', coinPrice: '1' } };
     await renderer.event(JSON.stringify(hostile), hostile as SvcEvent, '→ 404 (refused, not retried)');
     const line = (await text()).trimEnd();
     expect(line).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
     expect(line).toContain(ORDER);
-    expect(line).toContain('\\x1b');
     expect(line).toContain('→ 404');
     expect(stringWidth(line)).toBeLessThanOrEqual(80);
+    // With room, the escapes are shown as text.
+    const wide = terminal(200);
+    await new EventRenderer(wide.output).event(JSON.stringify(hostile), hostile as SvcEvent);
+    expect(await wide.text()).toBe(`${hostile.occurredAt}  order.\\x07sent           ${ORDER}  \\u009b2J    1  \\x1b]8;;http://evil\\x07注文注文注文注文注文注文注文注文\n`);
   });
 
-  it('shrink the widest column first, never below a minimum', () => {
+  it('shrink the time to its time of day first, then the type to its last words, never below a minimum', () => {
     expect(columnWidths(Infinity)).toEqual({ time: 27, type: 23, status: 10 });
-    expect(columnWidths(38)).toEqual({ time: 14, type: 14, status: 10 });
+    expect(columnWidths(41)).toEqual({ time: 17, type: 15, status: 9 });
+    expect(columnWidths(38)).toEqual({ time: 16, type: 15, status: 7 });
     expect(columnWidths(0)).toEqual({ time: 10, type: 9, status: 6 });
-    expect([fit('abcdef', 4), fit('abc', 3), fit('注文注文', 5), fitMiddle('personal_link.created', 11)]).toEqual(['abc…', 'abc', '注文…', 'perso…eated']);
+    expect([fit('abcdef', 4), fit('abc', 3), fit('注文注文', 5), fitFromFront('personal_link.created', 13), fitFromFront('注文注文', 5)]).toEqual(['abc…', 'abc', '注文…', '…link.created', '…注文']);
   });
 });
 

@@ -4,10 +4,11 @@
  * JSON line each; `-o json` gets one array; `-o csv` a header and one row per event. `--fields`
  * chooses the fields in every format. Shared by `events tail`, `inspect` and `webhooks listen`.
  *
- * Lines fit the terminal: ids stay whole; time, type and status shrink with … (the type in the
- * middle, so its last word still shows); details take what is left. Widths are measured as the
- * terminal draws them (string-width: wide characters count two). Every value from the feed passes
- * through terminalSafeLine first.
+ * Lines fit the terminal: ids stay whole; time, type and status shrink with …, the time and the
+ * type from the front (the time of day and the type's last word are what tell events apart:
+ * `…06:18:42.830033Z`, `…link.cancelled`); details take what is left; a narrow terminal gets one
+ * space between columns. Widths are measured as the terminal draws them (string-width: wide
+ * characters count two). Every value from the feed passes through terminalSafeLine first.
  */
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
@@ -16,10 +17,19 @@ import { cellText, valueAt } from '../../core/fields.js';
 import type { CsvWriter, JsonArrayWriter, Output } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 
-const GAP = '  ';
+const WIDE_GAP = '  ';
 /** Natural widths: an API timestamp, the longest event type, a status. Ids are 36 and never cut. */
 const NATURAL = { time: 27, type: 23, status: 10 } as const;
-const MIN = { time: 10, type: 9, status: 6 } as const;
+/**
+ * Shrinking goes in stages: the time down to its time of day (`…06:18:42.830033Z`), the type down to
+ * its last words (`…link.cancelled`, `order.completed`), the status to 7; then all to their minimum.
+ */
+const STAGES = [
+  { time: 17, type: 23, status: 10 },
+  { time: 17, type: 15, status: 10 },
+  { time: 17, type: 15, status: 7 },
+  { time: 10, type: 9, status: 6 },
+] as const;
 const ID_WIDTH = 36;
 /** Room kept for the forwarding result beside each event when the terminal is narrow. */
 const NOTE_RESERVE = 24;
@@ -37,6 +47,7 @@ export class EventRenderer {
   private readonly array?: JsonArrayWriter;
   private readonly csv?: CsvWriter;
   private readonly widths: { time: number; type: number; status: number };
+  private readonly gap: string;
   /** the terminal's width; Infinity when stdout is not a terminal (a file keeps whole lines) */
   private readonly columns: number;
 
@@ -48,7 +59,10 @@ export class EventRenderer {
     if (output.format === 'csv') this.csv = output.csv(output.fields ?? options.csvColumns);
     const stdout = output.io.streams.stdout;
     this.columns = output.io.stdoutIsTTY ? (stdout.columns && stdout.columns > 0 ? stdout.columns : 80) : Infinity;
-    this.widths = columnWidths(this.columns - ID_WIDTH - 3 * GAP.length - (options.notes ? NOTE_RESERVE + GAP.length : 0));
+    const reserve = options.notes ? NOTE_RESERVE : 0;
+    const natural = NATURAL.time + NATURAL.type + ID_WIDTH + NATURAL.status + 3 * WIDE_GAP.length + (reserve ? reserve + WIDE_GAP.length : 0);
+    this.gap = natural <= this.columns ? WIDE_GAP : ' ';
+    this.widths = columnWidths(this.columns - ID_WIDTH - 3 * this.gap.length - (reserve ? reserve + this.gap.length : 0));
   }
 
   /** The column header of a table. */
@@ -88,7 +102,7 @@ export class EventRenderer {
     const type = text(event?.type) || '(no type)';
     const paint = type.startsWith('order.') ? chalk.magenta : type.startsWith('personal_link.') ? chalk.cyan : chalk.yellow;
     // A note may come coloured: its colour is dropped, so cutting it never splits an escape sequence.
-    const rest = [note === undefined ? '' : stripVTControlCharacters(note), details(type, data)].filter(Boolean).join(GAP);
+    const rest = [note === undefined ? '' : stripVTControlCharacters(note), details(type, data)].filter(Boolean).join(WIDE_GAP);
     return this.cells(text(event?.occurredAt), type, text(data.id), text(data.status), rest, paint);
   }
 
@@ -96,14 +110,14 @@ export class EventRenderer {
   private cells(time: string, type: string, id: string, status: string, rest: string, paint: (text: string) => string = (value) => value): string {
     const safeId = terminalSafeLine(id);
     const head = [
-      pad(fit(terminalSafeLine(time), this.widths.time), this.widths.time),
-      paint(pad(fitMiddle(terminalSafeLine(type), this.widths.type), this.widths.type)),
+      pad(fitFromFront(terminalSafeLine(time), this.widths.time), this.widths.time),
+      paint(pad(fitFromFront(terminalSafeLine(type), this.widths.type), this.widths.type)),
       pad(safeId, Math.max(ID_WIDTH, stringWidth(safeId))),
       pad(fit(terminalSafeLine(status), this.widths.status), this.widths.status),
-    ].join(GAP);
-    const room = this.columns - stringWidth(head) - GAP.length;
+    ].join(this.gap);
+    const room = this.columns - stringWidth(head) - this.gap.length;
     const tail = room > 0 ? fit(terminalSafeLine(rest), room) : '';
-    return (tail ? `${head}${GAP}${tail}` : head).trimEnd();
+    return (tail ? `${head}${this.gap}${tail}` : head).trimEnd();
   }
 
   /** --fields in a table: one column per field; id fields whole, the others share what is left. */
@@ -113,26 +127,31 @@ export class EventRenderer {
     const isId = fields.map((path) => /(^|\.)id$|Id$/.test(path));
     const fixed = safe.reduce((sum, value, index) => sum + (isId[index] ? Math.max(ID_WIDTH, stringWidth(value)) : 0), 0);
     const flexible = isId.filter((id) => !id).length;
-    const share = flexible === 0 ? 0 : Math.max(4, Math.floor((this.columns - fixed - GAP.length * (fields.length - 1)) / flexible));
+    const share = flexible === 0 ? 0 : Math.max(4, Math.floor((this.columns - fixed - WIDE_GAP.length * (fields.length - 1)) / flexible));
     return safe
       .map((value, index) => (isId[index] ? pad(value, Math.max(ID_WIDTH, stringWidth(value))) : pad(fit(value, share), Number.isFinite(share) ? share : 24)))
-      .join(GAP)
+      .join(WIDE_GAP)
       .trimEnd();
   }
 }
 
-/** Widths of time, type and status within `budget`: the widest shrinks first, none below its minimum. */
+/**
+ * Widths of time, type and status within `budget`: shrunk stage by stage (see STAGES), within a
+ * stage the widest first, never below the last stage's minimum.
+ */
 export function columnWidths(budget: number): { time: number; type: number; status: number } {
   const widths = { ...NATURAL } as { time: number; type: number; status: number };
   if (!Number.isFinite(budget)) return widths;
   const keys = ['time', 'type', 'status'] as const;
   let excess = keys.reduce((sum, key) => sum + widths[key], 0) - budget;
-  while (excess > 0) {
-    const shrinkable = keys.filter((key) => widths[key] > MIN[key]);
-    if (shrinkable.length === 0) break;
-    const widest = shrinkable.reduce((a, b) => (widths[b] > widths[a] ? b : a));
-    widths[widest]--;
-    excess--;
+  for (const floor of STAGES) {
+    while (excess > 0) {
+      const shrinkable = keys.filter((key) => widths[key] > floor[key]);
+      if (shrinkable.length === 0) break;
+      const widest = shrinkable.reduce((a, b) => (widths[b] > widths[a] ? b : a));
+      widths[widest]--;
+      excess--;
+    }
   }
   return widths;
 }
@@ -154,27 +173,19 @@ export function fit(value: string, width: number): string {
   return `${out}…`;
 }
 
-/** The text cut to `width` in the middle (`personal…cancelled`), so both ends stay readable. */
-export function fitMiddle(value: string, width: number): string {
+/** The text cut to `width` from the front (`…06:18:42.830033Z`), so its end stays readable. */
+export function fitFromFront(value: string, width: number): string {
   if (stringWidth(value) <= width) return value;
-  if (width <= 2) return fit(value, width);
-  const segments = [...segmenter.segment(value)].map(({ segment }) => segment);
-  const headWidth = Math.ceil((width - 1) / 2);
-  let head = '';
+  if (width <= 0) return '';
+  let out = '';
   let used = 0;
-  for (const segment of segments) {
-    if (used + stringWidth(segment) > headWidth) break;
-    head += segment;
-    used += stringWidth(segment);
+  for (const segment of [...segmenter.segment(value)].map(({ segment }) => segment).reverse()) {
+    const w = stringWidth(segment);
+    if (used + w > width - 1) break;
+    out = segment + out;
+    used += w;
   }
-  let tail = '';
-  let tailUsed = 0;
-  for (const segment of segments.reverse()) {
-    if (used + tailUsed + stringWidth(segment) > width - 1) break;
-    tail = segment + tail;
-    tailUsed += stringWidth(segment);
-  }
-  return `${head}…${tail}`;
+  return `…${out}`;
 }
 
 function pad(value: string, width: number): string {
