@@ -7,6 +7,8 @@ import { API_LIMITS as MAX, CAMPAIGN_STATUSES, LINK_STATUSES, ORDER_STATUSES } f
 import type { Context } from './core/context.js';
 import { ExitCode, SvcError, errorLines, problemLine } from './core/errors.js';
 import { terminalSafe, terminalSafeLine } from './core/sanitize.js';
+import { RESOURCE_LABEL, fieldPaths, type Resource } from './api/resource-fields.js';
+import { parseFieldList } from './core/fields.js';
 import type { IOStreams } from './core/io.js';
 import { VERSION } from './version.js';
 
@@ -37,8 +39,14 @@ function enumOption(flags: string, description: string, values: readonly string[
 
 const thousands = (n: number): string => n.toLocaleString('en-US');
 
-function listOptions(command: Command): Command {
+/** `--fields a,b,c.d`, checked against the resource's fields while parsing (exit 2 before any request). */
+function fieldsOption(resource: Resource): Option {
+  return new Option('--fields <a,b.c>', 'only these fields, dotted paths for nested ones, in this order').argParser((value: string) => parseFieldList(value, fieldPaths(resource), RESOURCE_LABEL[resource]));
+}
+
+function listOptions(command: Command, resource: Resource): Command {
   return command
+    .addOption(fieldsOption(resource))
     .option('--limit <n>', 'page size, 1-100 (default 25)')
     .option('--after <cursor>', 'start after this cursor (the previous page\'s nextCursor)')
     .option('--all', 'follow cursors to the end, streaming every item');
@@ -68,7 +76,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     .helpOption('-h, --help', 'show help')
     .addOption(new Option('--profile <name>', 'stored profile to use').env('SVC_PROFILE'))
     .option('--base-url <url>', 'API base URL ending in /v1 (env SVC_BASE_URL); http:// only for loopback')
-    .addOption(new Option('-o, --output <format>', 'output format (default: table on a TTY, jsonl otherwise)').choices(['table', 'json', 'jsonl']))
+    .addOption(new Option('-o, --output <format>', 'output format (default: table on a TTY, jsonl otherwise)').choices(['table', 'json', 'jsonl', 'csv']))
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--no-input', 'never prompt (implied when not on a TTY or CI is set)')
     .option('--debug', 'request and response lines on stderr, secrets redacted (also SVC_DEBUG=1)')
@@ -122,6 +130,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
   program
     .command('me')
     .description('show the calling key, account setup and usable brands (GET /me)')
+    .addOption(fieldsOption('me'))
     .addHelpText('after', examples('svc me', 'svc me -o json | jq .tenant.locales'))
     .action(action(() => import('./commands/me.js')));
 
@@ -132,6 +141,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
         .description('list campaigns, sorted by name (GET /campaigns)')
         .option('--brand <id>', 'only this brand\'s campaigns')
         .addOption(enumOption('--status <status>', 'campaign status (default ACTIVE)', CAMPAIGN_STATUSES)),
+      'campaign',
     )
       .addHelpText('after', examples('svc campaigns ls', 'svc campaigns ls --status COMPLETED --all'))
       .action(action(() => import('./commands/campaigns/ls.js')));
@@ -145,6 +155,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
         .option('--brand <id>', 'only this brand')
         .option('--campaign <id>', 'only this campaign')
         .addOption(enumOption('--status <status>', 'link status', LINK_STATUSES)),
+      'link',
     )
       .addHelpText('after', examples('svc links ls --status ACTIVE', 'svc links ls --all | jq -r .id'))
       .action(action(() => import('./commands/links/ls.js')));
@@ -152,6 +163,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .command('get')
       .argument('<id>', 'link id')
       .description('read one link (GET /personal-links/{id})')
+      .addOption(fieldsOption('link'))
       .addHelpText('after', examples('svc links get 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11'))
       .action(action(() => import('./commands/links/get.js')));
     links
@@ -189,7 +201,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
   });
 
   group('stores', 'browse rewards stores', ['svc stores ls', 'svc stores show <id> --brand <id> --country DE'], (stores) => {
-    listOptions(stores.command('ls').description('list stores, sorted by name (GET /reward-stores)').option('--brand <id>', 'only stores serving this brand'))
+    listOptions(stores.command('ls').description('list stores, sorted by name (GET /reward-stores)').option('--brand <id>', 'only stores serving this brand'), 'store')
       .addHelpText('after', examples('svc stores ls', 'svc stores ls --brand <id> -o json'))
       .action(action(() => import('./commands/stores/ls.js')));
     stores
@@ -199,6 +211,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .option('--brand <id>', 'brand the store is read for (required)')
       .option('--country <cc>', 'delivery country, two letters (required)')
       .option('--locale <locale>', 'language (default en-US)')
+      .addOption(fieldsOption('storeDetail'))
       .addHelpText('after', examples('svc stores show <id> --brand <id> --country DE --locale de-DE', 'svc stores show <id> --brand <id> --country US -o json | jq ".sections[].items[].name"'))
       .action(action(() => import('./commands/stores/show.js')));
   });
@@ -241,6 +254,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
         .option('--brand <id>', 'only this brand')
         .option('--store <id>', 'only this store')
         .addOption(enumOption('--status <status>', 'order status', ORDER_STATUSES)),
+      'order',
     )
       .addHelpText('after', examples('svc orders ls', 'svc orders ls --status CANCELLED --all | jq -r .id'))
       .action(action(() => import('./commands/orders/ls.js')));
@@ -248,6 +262,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .command('get')
       .argument('<id>', 'order id')
       .description('read one order (GET /reward-store-orders/{id})')
+      .addOption(fieldsOption('order'))
       .addHelpText('after', examples('svc orders get <id>'))
       .action(action(() => import('./commands/orders/get.js')));
   });
@@ -263,8 +278,25 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .option('-n, --last <n>', 'print only the last N events of the catch-up')
       .option('--limit <n>', 'page size, 1-100')
       .option('--interval <seconds>', 'polling interval with --follow (default 2)')
-      .option('--forward-to <url>', 'also POST each event, signed like a webhook, to this URL')
-      .addHelpText('after', examples('svc events tail --follow', 'svc events tail --resume --type order.', 'svc events tail -f --forward-to http://localhost:3000/webhooks'))
+      .option('--forward-to <url>', 'also POST each event, signed like a webhook, to this URL (https://, or http:// to loopback)')
+      .option('--link <id>', 'only events of this link (data.id)')
+      .option('--order <id>', 'only events of this order (data.id)')
+      .option('--brand <id>', 'only events of this brand (data.brandId)')
+      .option('--campaign <id>', 'only events of this campaign (data.campaignId)')
+      .option('--since <time|duration>', 'only events that occurred at or after this: 15m, 2h, 7d or an ISO time')
+      .option('--give-up-after <seconds>', 'with --follow: exit 5 once no poll has succeeded for this long (default: never)')
+      .addOption(fieldsOption('event'))
+      .addHelpText(
+        'after',
+        examples(
+          'svc events tail --follow',
+          'svc events tail --resume --type order.',
+          'svc events tail --link <id> --since 7d',
+          'svc events tail -f --give-up-after 300 --brand <id>      # for a supervisor: exit 5 after 5 minutes down',
+          'svc events tail --type order.cancelled -o csv --fields occurredAt,data.id,data.coinPrice > cancelled.csv',
+          'svc events tail -f --forward-to http://localhost:3000/webhooks',
+        ),
+      )
       .action(action(() => import('./commands/events/tail.js')));
   });
 
@@ -340,6 +372,22 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       )
       .action(action(() => import('./commands/webhooks/listen.js')));
   });
+
+  program
+    .command('inspect')
+    .argument('<id>', 'a link id or an order id')
+    .description('a link or order and its history from the event feed, oldest first')
+    .option('--since <time|duration>', 'read events that occurred at or after this: 15m, 2h, 7d or an ISO time (default: the whole feed, 30 days)')
+    .addOption(fieldsOption('event'))
+    .addHelpText('after', examples('svc inspect <id>', 'svc inspect <id> --since 2d', 'svc inspect <id> -o json | jq .events[].type', 'svc inspect <id> -o csv --fields occurredAt,type,data.status'))
+    .action(action(() => import('./commands/inspect.js')));
+
+  program
+    .command('doctor')
+    .description('check config, key, API, clock and webhook setup; one line each with a fix')
+    .option('--webhook', 'also send a test delivery to the key\'s webhook URL (POST /webhooks:test)')
+    .addHelpText('after', examples('svc doctor', 'svc --profile staging doctor --webhook', 'svc doctor -o json | jq ".[] | select(.ok | not)"'))
+    .action(action(() => import('./commands/doctor.js')));
 
   program
     .command('verify-signature')
@@ -548,7 +596,7 @@ function scrubArgvValues(message: string, argv: string[]): string {
 }
 
 function wantsJsonErrors(argv: string[], context: Context | undefined): boolean {
-  if (context?.options.output) return context.format !== 'table';
+  if (context?.options.output) return context.format === 'json' || context.format === 'jsonl';
   const at = argv.findIndex((arg) => arg === '-o' || arg === '--output');
   const value = at >= 0 ? argv[at + 1] : argv.find((arg) => arg.startsWith('--output='))?.slice(9);
   return value === 'json' || value === 'jsonl';

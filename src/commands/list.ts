@@ -1,5 +1,6 @@
 /** The shared body of every `ls` verb: validate list flags, page through, render. */
 import { pages } from '../api/paginate.js';
+import { RESOURCE_OF_PATH, defaultColumns } from '../api/resource-fields.js';
 import type { Query } from '../api/client.js';
 import type { Context, GlobalOptions } from '../core/context.js';
 import type { Column } from '../core/output.js';
@@ -32,6 +33,7 @@ export async function runList<T>(
   const output = await ctx.output();
   await output.list(pages<T>(client, spec.path, { query: spec.query, limit, after: flags.after, all: flags.all, signal: ctx.signal }), {
     columns: spec.columns,
+    csvColumns: RESOURCE_OF_PATH[spec.path] ? defaultColumns(RESOURCE_OF_PATH[spec.path]) : undefined,
     noun: spec.noun,
     nextHint: flags.all ? undefined : (cursor) => nextPageCommand(spec.command, ctx.options, { ...spec.filters, '--limit': flags.limit, '--after': cursor }),
   });

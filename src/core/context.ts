@@ -23,6 +23,8 @@ export interface GlobalOptions {
   timeout?: string;
   maxRetries?: string;
   rate?: string;
+  /** --fields of the command, already parsed and checked against its resource */
+  fields?: string[];
 }
 
 export interface ResolvedProfile {
@@ -201,7 +203,7 @@ export class Context {
   }
 
   output(): Promise<Output> {
-    this.outputPromise ??= import('chalk').then(({ Chalk }) => new Output(this.io, this.format, Chalk));
+    this.outputPromise ??= import('chalk').then(({ Chalk }) => new Output(this.io, this.format, Chalk, this.options.fields));
     return this.outputPromise;
   }
 

@@ -1,15 +1,17 @@
 /**
- * Output in one place: `table` for people, `jsonl` for pipes, `json` for whole documents.
+ * Output in one place: `table` for people, `jsonl` for pipes, `json` for whole documents, `csv`
+ * for spreadsheets; `--fields` chooses the fields of each object (see fields.ts).
  * Commands hand over records and columns; this module decides how they reach stdout.
  * jsonl and json lists stream page by page, so memory does not grow with the number of items.
  */
 import type { Chalk, ChalkInstance } from 'chalk';
 import stringWidth from 'string-width';
+import { cellText, leafPaths, project, valueAt } from './fields.js';
 import type { IO } from './io.js';
 import { jsonText, terminalSafeLine } from './sanitize.js';
 
-export type Format = 'table' | 'json' | 'jsonl';
-export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl'];
+export type Format = 'table' | 'json' | 'jsonl' | 'csv';
+export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl', 'csv'];
 
 export interface Column<T> {
   header: string;
@@ -31,6 +33,8 @@ export interface ListOptions<T> {
   noun: string;
   /** how to fetch the next page, shown on a TTY when more exist: gets the cursor */
   nextHint?: (cursor: string) => string;
+  /** CSV columns without --fields (the resource's fields); default: the first item's own fields */
+  csvColumns?: readonly string[];
 }
 
 export class Output {
@@ -40,6 +44,8 @@ export class Output {
     readonly io: IO,
     readonly format: Format,
     private readonly chalkClass: typeof Chalk,
+    /** --fields: the chosen dotted paths, already checked against the resource */
+    readonly fields?: readonly string[],
   ) {}
 
   /** A chalk that colours only when colour is on (TTY, no NO_COLOR, no --no-color, or forced). */
@@ -50,8 +56,15 @@ export class Output {
 
   /** One record: a custom table view for people, the API object itself for machines. */
   async object<T>(item: T, renderTable?: (item: T) => string | Promise<string>): Promise<void> {
-    if (this.format === 'jsonl') return this.io.write(`${this.json(item)}\n`);
-    if (this.format === 'json') return this.io.write(`${this.json(item, 2)}\n`);
+    if (this.format === 'csv') {
+      const csv = this.csv(this.fields ?? leafPaths(item));
+      return csv.items([item]);
+    }
+    if (this.fields && this.format === 'table') {
+      return this.io.write(await this.keyValueTable(Object.fromEntries(this.fields.map((path) => [path, valueAt(item, path)]))));
+    }
+    if (this.format === 'jsonl') return this.io.write(`${this.json(this.select(item))}\n`);
+    if (this.format === 'json') return this.io.write(`${this.json(this.select(item), 2)}\n`);
     const text = renderTable ? await renderTable(item) : await this.keyValueTable(item as Record<string, unknown>);
     await this.io.write(text.endsWith('\n') ? text : `${text}\n`);
   }
@@ -64,16 +77,21 @@ export class Output {
     let count = 0;
     let lastCursor: string | null = null;
     const array = this.format === 'json' ? this.jsonArray() : undefined;
+    const csv = this.format === 'csv' ? this.csv(this.fields ?? options.csvColumns) : undefined;
+    const columns = this.fields ? this.fieldColumns<T>() : options.columns;
     let complete = false;
     try {
       for await (const page of source) {
         lastCursor = page.nextCursor;
         if (page.items.length === 0) continue;
-        if (array) await array.items(page.items);
-        else if (this.format === 'jsonl') await this.io.write(page.items.map((item) => this.json(item)).join('\n') + '\n');
-        else await this.io.write(await this.table(options.columns, page.items));
+        const items = this.fields && this.format !== 'table' && !csv ? page.items.map((item) => this.select(item)) : page.items;
+        if (csv) await csv.items(items);
+        else if (array) await array.items(items);
+        else if (this.format === 'jsonl') await this.io.write(items.map((item) => this.json(item)).join('\n') + '\n');
+        else await this.io.write(await this.table(columns, page.items));
         count += page.items.length;
       }
+      await csv?.end();
       complete = true;
     } finally {
       // An array that was opened is closed even when a later page fails, so what was printed stays
@@ -85,6 +103,21 @@ export class Output {
       this.io.info(this.chalk.dim(`More ${terminalSafeLine(options.noun)}: ${terminalSafeLine(options.nextHint(lastCursor))}`));
     }
     return count;
+  }
+
+  /** The chosen fields of one object (the object itself without --fields), for JSON output. */
+  select<T>(item: T): T | Record<string, unknown> {
+    return this.fields ? project(item, this.fields) : item;
+  }
+
+  /** Table columns for --fields: one per path, headed by the path. */
+  fieldColumns<T>(): Column<T>[] {
+    return (this.fields ?? []).map((path) => ({ header: path, value: (item: T) => cellText(valueAt(item, path)) }));
+  }
+
+  /** `-o csv` for a stream: the header row before the first items, then rows page by page. */
+  csv(columns?: readonly string[]): CsvWriter {
+    return new CsvWriter(this.io, columns);
   }
 
   /** `-o json` for a stream: one array, written as items arrive. */
@@ -179,6 +212,46 @@ export class JsonArrayWriter {
   async close(): Promise<void> {
     await this.io.write(this.count === 0 ? '[]\n' : '\n]\n');
   }
+}
+
+/**
+ * RFC 4180 rows written by csv-stringify (loaded only for csv), one write per page. A cell that a
+ * spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) gets a leading '.
+ * Columns are fixed by the first page when not given, so every row has the header's cells.
+ */
+export class CsvWriter {
+  /** rows written so far */
+  count = 0;
+  private columns?: readonly string[];
+
+  constructor(
+    private readonly io: IO,
+    columns?: readonly string[],
+  ) {
+    this.columns = columns;
+  }
+
+  async items(values: readonly unknown[]): Promise<void> {
+    if (values.length === 0) return;
+    const columns = (this.columns ??= leafPaths(values[0]));
+    const rows = values.map((value) => columns.map((path) => csvCell(valueAt(value, path))));
+    const { stringify } = await import('csv-stringify/sync');
+    await this.io.write(stringify(this.count === 0 ? [[...columns], ...rows] : rows));
+    this.count += values.length;
+  }
+
+  /** An empty list still gets its header row when the columns are known. */
+  async end(): Promise<void> {
+    if (this.count > 0 || !this.columns) return;
+    const { stringify } = await import('csv-stringify/sync');
+    await this.io.write(stringify([[...this.columns]]));
+  }
+}
+
+/** One CSV cell, guarded against formula injection (OWASP: prefix with a single quote). */
+export function csvCell(value: unknown): string {
+  const text = cellText(value);
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
 /** No rule between rows: a list reads as a list, and twice as many rows fit on a screen. */

@@ -2,15 +2,17 @@
  * The event feed as a producer: an async generator of typed elements (a page of events, "caught
  * up", a status line) that pages through GET /events, then, with `follow`, polls for more. It never
  * writes anything itself; `tail` renders the elements and saves the cursor after each page.
- * In follow mode transient failures (429, 5xx, time-outs, connection errors still failing after the
- * client's own retries) become status elements and the loop carries on with growing waits; refusals
- * such as 401, 403, 400 end it.
+ * In follow mode transient failures (429, 5xx, time-outs, connection errors) are this loop's to
+ * wait out: each poll is one request (no retries inside the client, so no flood of retry notices),
+ * the first failure and each change of its reason become one status element, and the loop carries
+ * on with growing waits. `giveUpAfterMs` ends it (the last error, exit 5) once no poll has succeeded
+ * for that long. Refusals such as 401, 403, 400 end it at once.
  */
 import type { ApiClient } from '../../api/client.js';
 import { readPage, type Page } from '../../api/paginate.js';
 import { backoffMs } from '../../api/retry.js';
 import type { SvcEvent } from '../../api/types.js';
-import { ExitCode, SvcError } from '../../core/errors.js';
+import { ExitCode, SvcError, UnavailableError } from '../../core/errors.js';
 import { sleep as abortableSleep } from '../../core/sleep.js';
 import type { Sleep } from '../../api/pacer.js';
 
@@ -35,8 +37,10 @@ export interface FeedOptions {
   intervalMs: number;
   signal: AbortSignal;
   sleep?: Sleep;
-  /** clock for pacing polls, ms */
+  /** clock for pacing polls and for giving up, ms */
   now?: () => number;
+  /** with `follow`: give up (throw the last error) once no poll has succeeded for this long */
+  giveUpAfterMs?: number;
 }
 
 /** Waits between failed polls stop growing here, so an outage ends within half a minute of recovery. */
@@ -47,7 +51,9 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
   let cursor: string | null = options.after ?? null;
   let caughtUp = false;
   let failures = 0;
+  let reason: string | undefined;
   const now = options.now ?? (() => performance.now());
+  let succeededAt = now();
   for (;;) {
     let page: Page<unknown>;
     const polledAt = now();
@@ -55,19 +61,31 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
       page = readPage<unknown>(await options.client.get<unknown>('/events', {
         query: { after: cursor ?? undefined, limit: options.limit },
         signal: options.signal,
+        // Following, this loop is the retry loop (with its status line and --give-up-after).
+        ...(options.follow ? { retry: false } : {}),
       }));
     } catch (error) {
       if (!options.follow || !isTransient(error)) throw error;
-      const waitMs = Math.min(MAX_FAILURE_WAIT_MS, backoffMs(failures));
+      const message = (error as Error).message;
+      const downMs = now() - succeededAt;
+      if (options.giveUpAfterMs !== undefined && downMs >= options.giveUpAfterMs) throw giveUp(error, downMs);
+      if (message !== reason) {
+        yield { kind: 'status', level: 'warning', message: `feed unavailable (${message}); retrying with backoff${failures > 0 ? '' : options.giveUpAfterMs === undefined ? '' : `, giving up after ${options.giveUpAfterMs / 1000}s without success`}` };
+      }
+      reason = message;
+      const backoff = Math.min(MAX_FAILURE_WAIT_MS, backoffMs(failures));
       failures++;
-      yield { kind: 'status', level: 'warning', message: `feed unavailable (${(error as Error).message}); trying again in ${Math.ceil(waitMs / 1000)}s` };
-      await sleep(waitMs, options.signal);
+      // The last wait ends when giving up is due, so the verdict comes on time, after one more try.
+      const untilGiveUp = options.giveUpAfterMs === undefined ? Infinity : Math.max(0, options.giveUpAfterMs - downMs);
+      await sleep(Math.min(backoff, untilGiveUp), options.signal);
       continue;
     }
     if (failures > 0) {
-      failures = 0;
       yield { kind: 'status', level: 'info', message: 'feed reachable again' };
+      failures = 0;
+      reason = undefined;
     }
+    succeededAt = now();
     const { items, nextCursor } = page;
     // nextCursor comes with every page, the last included; keep the last one given.
     const previous = cursor;
@@ -84,6 +102,15 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
     // so an event is printed within the interval plus one round trip.
     await sleep(Math.max(0, options.intervalMs - (now() - polledAt)), options.signal);
   }
+}
+
+function giveUp(error: unknown, downMs: number): UnavailableError {
+  return new UnavailableError(
+    `no poll of the event feed succeeded for ${Math.round(downMs / 1000)}s (last: ${(error as Error).message}); giving up as --give-up-after asks`,
+    'feed_unavailable',
+    error,
+    'the saved cursor is kept; start again with --resume when the service is back',
+  );
 }
 
 /** Failures worth waiting out: the service is busy or unreachable, not refusing us. */

@@ -1,4 +1,48 @@
-/** Which events `events tail` shows: `--type` filters and the `-n` window over the catch-up. */
+/** Which events `events tail` shows: `--type` and the record filters, and the `-n` window over the catch-up. */
+import type { SvcEvent } from '../../api/types.js';
+import { parseTimestamp } from '../../core/time.js';
+
+export interface EventFilters {
+  types?: readonly string[];
+  /** data.id of a personal_link.* event */
+  linkId?: string;
+  /** data.id of an order.* event */
+  orderId?: string;
+  /** data.brandId */
+  brandId?: string;
+  /** data.campaignId */
+  campaignId?: string;
+  /** occurredAt at or after this, epoch microseconds (see core/time.ts) */
+  sinceMicros?: number;
+}
+
+/**
+ * All the given filters must hold. `--link` and `--order` name one record each, so either matching
+ * is enough when both are given. An event without a readable occurredAt is kept by --since: an
+ * unknown shape is shown, never dropped silently.
+ */
+export function eventFilter(filters: EventFilters): (event: SvcEvent | undefined) => boolean {
+  const typeOk = typeFilter(filters.types);
+  const ids: [string, string][] = [];
+  if (filters.linkId !== undefined) ids.push(['personal_link.', filters.linkId.toLowerCase()]);
+  if (filters.orderId !== undefined) ids.push(['order.', filters.orderId.toLowerCase()]);
+  return (event) => {
+    if (!typeOk(event?.type)) return false;
+    const data = (event?.data ?? {}) as Record<string, unknown>;
+    if (ids.length > 0 && !ids.some(([prefix, id]) => String(event?.type ?? '').startsWith(prefix) && lower(data.id) === id)) return false;
+    if (filters.brandId !== undefined && lower(data.brandId) !== filters.brandId.toLowerCase()) return false;
+    if (filters.campaignId !== undefined && lower(data.campaignId) !== filters.campaignId.toLowerCase()) return false;
+    if (filters.sinceMicros !== undefined) {
+      const at = parseTimestamp(event?.occurredAt);
+      if (at !== undefined && at < filters.sinceMicros) return false;
+    }
+    return true;
+  };
+}
+
+function lower(value: unknown): string | undefined {
+  return typeof value === 'string' ? value.toLowerCase() : undefined;
+}
 
 /**
  * `--type` values: an exact type, a prefix ending in `.` (`order.`) or `.*` (`order.*`), or a bare

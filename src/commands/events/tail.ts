@@ -3,15 +3,27 @@
  * (`feed.ts`) yields pages; this consumer shows and forwards each event, then saves the cursor —
  * only after the whole page is on stdout and at the receiver, so a run killed at any moment and
  * restarted with `--resume` skips nothing (it may repeat the page it was in).
+ *
+ * Two decisions keep that guarantee:
+ * - A run that leaves events out (`--type`, `--link`, `--order`, `--brand`, `--campaign`,
+ *   `--since`, `-n`) reads the saved cursor but never moves it: the cursor means "every event
+ *   before it was shown", which a filtered run cannot claim.
+ * - An event the receiver of `--forward-to` did not take (after bounded retries, or a 4xx) is
+ *   reported beside the event and the tail goes on, but the saved cursor stays before the first such
+ *   event for the rest of the run, so `--resume` delivers it again (receivers dedupe by event id).
+ *   Without --follow the run then ends with exit 1.
  */
 import type { Context } from '../../core/context.js';
 import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core/errors.js';
+import { terminalSafeLine } from '../../core/sanitize.js';
 import { resolveWebhookSecret } from '../../core/signature-secret.js';
+import { parseSince } from '../../core/time.js';
 import * as validate from '../../core/validate.js';
+import { defaultColumns } from '../../api/resource-fields.js';
 import { feed, type FeedEvent } from './feed.js';
-import { Forwarder, describe, forwardUrl } from './forward.js';
+import { Forwarder, forwardNote, forwardUrl } from './forward.js';
 import { EventRenderer } from './render.js';
-import { RingBuffer, typeFilter } from './select.js';
+import { RingBuffer, eventFilter } from './select.js';
 
 export interface TailOptions {
   follow?: boolean;
@@ -22,9 +34,15 @@ export interface TailOptions {
   limit?: string;
   interval?: string;
   forwardTo?: string;
+  link?: string;
+  order?: string;
+  brand?: string;
+  campaign?: string;
+  since?: string;
+  giveUpAfter?: string;
 }
 
-/** Without --follow a receiver gets this many tries per event before the run stops. */
+/** A receiver gets this many tries per event (5xx, time-out, no connection); a 4xx gets one. */
 const FORWARD_ATTEMPTS = 4;
 
 export async function run(ctx: Context, opts: TailOptions): Promise<number | void> {
@@ -34,6 +52,15 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   const limit = validate.limit(opts.limit) ?? 100;
   const last = validate.positiveInt(opts.last, '-n/--last', 0);
   const intervalMs = (validate.positiveNumber(opts.interval, '--interval') ?? 2) * 1000;
+  const giveUpAfterSeconds = validate.positiveNumber(opts.giveUpAfter, '--give-up-after');
+  const filters = {
+    types: opts.type,
+    linkId: validate.optionalUuid(opts.link, '--link'),
+    orderId: validate.optionalUuid(opts.order, '--order'),
+    brandId: validate.optionalUuid(opts.brand, '--brand'),
+    campaignId: validate.optionalUuid(opts.campaign, '--campaign'),
+    sinceMicros: parseSince(opts.since, Date.now()),
+  };
   const target = opts.forwardTo === undefined ? undefined : forwardUrl(opts.forwardTo);
   const secret = target === undefined ? undefined : (await resolveWebhookSecret(ctx, { stdinFlag: false })).secret;
 
@@ -44,45 +71,49 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   if (opts.resume && after === undefined) ctx.io.info(`No saved cursor for profile ${profile.name}; starting from the oldest event.`);
 
   const output = await ctx.output();
-  const renderer = new EventRenderer(output);
+  const renderer = new EventRenderer(output, { csvColumns: defaultColumns('event'), notes: target !== undefined });
   const forwarder =
     target && secret
-      ? new Forwarder({ url: target, secret, maxAttempts: opts.follow ? Infinity : FORWARD_ATTEMPTS, signal: ctx.signal, onRetry: (line) => ctx.io.info(line) })
+      ? new Forwarder({ url: target, secret, maxAttempts: FORWARD_ATTEMPTS, signal: ctx.signal, onRetry: (line) => ctx.io.info(terminalSafeLine(line)) })
       : undefined;
-  const shows = typeFilter(opts.type);
+  const shows = eventFilter(filters);
+  /** the first event the receiver did not take; from then on the saved cursor stays where it was */
+  let undelivered: { id: string; count: number } | undefined;
   const window = last === undefined ? undefined : new RingBuffer<FeedEvent>(last);
   let inCatchUp = true;
 
   const show = async (item: FeedEvent): Promise<void> => {
     if (!forwarder) return renderer.event(item.raw, item.event);
     const result = await forwarder.forward(item);
-    const note = result.ok ? `→ ${result.status}` : `→ failed after ${result.attempts} attempts: ${describe(result)}`;
-    await renderer.event(item.raw, item.event, output.chalk[result.ok ? 'green' : 'red'](note));
+    await renderer.event(item.raw, item.event, forwardNote(result));
     if (!result.ok) {
-      throw new FailureError(
-        `could not forward event ${item.event?.id} to ${target}: ${describe(result)}`,
-        'forward_failed',
-        'the saved cursor stays before this event; fix the receiver and run again with --resume',
-      );
+      if (undelivered === undefined) {
+        undelivered = { id: String(item.event?.id ?? '?'), count: 0 };
+        ctx.io.info(output.chalk.yellow(`note: event ${terminalSafeLine(undelivered.id)} was not delivered; the saved cursor stays before it for the rest of this run`));
+      }
+      undelivered.count++;
     }
   };
-  // The saved cursor means "everything before it was shown". A run that leaves events out (--type,
+  // The saved cursor means "everything before it was shown". A run that leaves events out (filters,
   // -n) must not move it, or a later --resume would skip what this run hid.
-  const showsEverything = (opts.type ?? []).length === 0 && last === undefined;
-  if (!showsEverything && opts.resume) ctx.io.info('note: with --type or -n the saved cursor is read but not moved');
+  const filtered = [opts.link, opts.order, opts.brand, opts.campaign, opts.since].some((value) => value !== undefined);
+  const showsEverything = (opts.type ?? []).length === 0 && last === undefined && !filtered;
+  if (!showsEverything && opts.resume) ctx.io.info('note: with --type, -n or another filter the saved cursor is read but not moved');
   const saveCursor = async (cursor: string | null): Promise<void> => {
-    if (cursor === null || !showsEverything) return;
+    if (cursor === null || !showsEverything || undelivered !== undefined) return;
     await stdoutFlushed(ctx);
     await config.setCursor(profile.name, profile.baseUrl, cursor);
   };
 
   await renderer.begin();
   try {
-    for await (const element of feed({ client, after, limit, follow: Boolean(opts.follow), intervalMs, signal: ctx.signal })) {
+    const giveUpAfterMs = giveUpAfterSeconds === undefined ? undefined : giveUpAfterSeconds * 1000;
+    for await (const element of feed({ client, after, limit, follow: Boolean(opts.follow), intervalMs, giveUpAfterMs, signal: ctx.signal })) {
       if (element.kind === 'status') {
-        ctx.io.info(element.level === 'warning' ? output.chalk.yellow(`… ${element.message}`) : `… ${element.message}`);
+        const message = terminalSafeLine(element.message);
+        ctx.io.info(element.level === 'warning' ? output.chalk.yellow(`… ${message}`) : `… ${message}`);
       } else if (element.kind === 'page') {
-        const shown = element.events.filter((item) => shows(item.event?.type));
+        const shown = element.events.filter((item) => shows(item.event));
         // -n: the catch-up is only remembered; it is shown, and its cursor saved, once caught up.
         if (window && inCatchUp) {
           shown.forEach((item) => window.push(item));
@@ -97,6 +128,13 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
         if (renderer.count === 0 && !opts.follow && ctx.format === 'table') ctx.io.info('No events.');
         if (opts.follow && ctx.io.stderrIsTTY) ctx.io.info(output.chalk.dim(`Caught up; polling every ${intervalMs / 1000}s (Ctrl-C to stop).`));
       }
+    }
+    if (undelivered !== undefined) {
+      throw new FailureError(
+        `${undelivered.count} event${undelivered.count === 1 ? '' : 's'} not delivered to ${target}, the first ${terminalSafeLine(undelivered.id)}`,
+        'forward_failed',
+        'the saved cursor stays before that event; fix the receiver and run again with --resume',
+      );
     }
   } catch (error) {
     // The reader went away (`| head`): the page in flight keeps its old cursor; nothing to report.

@@ -1,0 +1,144 @@
+/**
+ * `svc inspect ID`: what happened to one link or order. The record (GET, trying the link, then the
+ * order: a miss is not an error until both miss) and every feed event whose `data.id` is ID,
+ * oldest first (the feed's save order).
+ *
+ * The feed is read through the shared paginator, 100 events a page, keeping only this record's
+ * events, so memory stays flat however long the feed. The API cannot start the feed at a time, so
+ * `--since` cannot shorten the read: every kept page is read and events that occurred before it are
+ * left out. (The feed is in save order, not sorted by occurredAt, so no early stop is safe.)
+ */
+import { pages } from '../api/paginate.js';
+import { defaultColumns } from '../api/resource-fields.js';
+import type { PersonalLink, RewardStoreOrder, SvcEvent } from '../api/types.js';
+import type { ApiClient } from '../api/client.js';
+import type { Context } from '../core/context.js';
+import { ApiError, ExitCode, SvcError } from '../core/errors.js';
+import { cellText, valueAt } from '../core/fields.js';
+import type { Column, Output } from '../core/output.js';
+import { terminalSafeLine } from '../core/sanitize.js';
+import { parseSince, parseTimestamp } from '../core/time.js';
+import * as validate from '../core/validate.js';
+
+interface Options {
+  since?: string;
+}
+
+export type Found = { kind: 'link'; record: PersonalLink } | { kind: 'order'; record: RewardStoreOrder };
+
+/** Neither a link nor an order of this key has the id (exit 3). */
+export class NotFoundError extends SvcError {
+  constructor(id: string) {
+    super(`no link or order with id ${id} for this key`, ExitCode.notFound, 'not_found', 'inspect takes a personal link id or a store order id this key can read');
+  }
+}
+
+export async function run(ctx: Context, opts: Options, [rawId]: string[]): Promise<void> {
+  const id = validate.uuid(rawId, 'ID').toLowerCase();
+  const sinceMicros = parseSince(opts.since, Date.now());
+  const client = await ctx.client();
+  const output = await ctx.output();
+  const found = await findRecord(client, id, ctx.signal);
+  const events = await history(ctx, client, id, sinceMicros);
+  await render(output, found, events);
+}
+
+/** GET the link, then the order; a 404 (or a 403 for a scope the key lacks) is a miss, not an error. */
+export async function findRecord(client: ApiClient, id: string, signal: AbortSignal): Promise<Found> {
+  const misses: ApiError[] = [];
+  for (const [kind, path] of [['link', '/personal-links/'], ['order', '/reward-store-orders/']] as const) {
+    try {
+      const record = await client.get<never>(`${path}${id}`, { signal });
+      return { kind, record } as Found;
+    } catch (error) {
+      if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 403)) throw error;
+      misses.push(error);
+    }
+  }
+  // Both refused for scope: that is the key's problem (exit 4), not a missing record.
+  if (misses.every((miss) => miss.status === 403)) throw misses[0];
+  throw new NotFoundError(id);
+}
+
+/** This record's events from the whole feed, oldest first; a progress line on a terminal while reading. */
+async function history(ctx: Context, client: ApiClient, id: string, sinceMicros: number | undefined): Promise<SvcEvent[]> {
+  const progress = ctx.io.stderrIsTTY ? (line: string) => ctx.io.streams.stderr.write(`\r\x1b[2K${line}`) : undefined;
+  const kept: SvcEvent[] = [];
+  let pageCount = 0;
+  let read = 0;
+  try {
+    for await (const page of pages<SvcEvent>(client, '/events', { limit: 100, all: true, signal: ctx.signal })) {
+      pageCount++;
+      read += page.items.length;
+      for (const event of page.items) if (belongs(event, id, sinceMicros)) kept.push(event);
+      progress?.(`Reading the event feed: ${pageCount} page${pageCount === 1 ? '' : 's'}, ${read} events, ${kept.length} about this record`);
+    }
+  } finally {
+    progress?.('');
+  }
+  return kept;
+}
+
+export function belongs(event: SvcEvent | undefined, id: string, sinceMicros: number | undefined): boolean {
+  const data = event?.data as Record<string, unknown> | undefined;
+  if (typeof data?.id !== 'string' || data.id.toLowerCase() !== id) return false;
+  if (sinceMicros === undefined) return true;
+  const at = parseTimestamp(event?.occurredAt);
+  return at === undefined || at >= sinceMicros;
+}
+
+async function render(output: Output, found: Found, events: SvcEvent[]): Promise<void> {
+  const chosen = events.map((event) => output.select(event));
+  switch (output.format) {
+    case 'json':
+      return output.io.write(`${JSON.stringify({ kind: found.kind, record: found.record, events: chosen }, null, 2)}\n`);
+    case 'jsonl':
+      return output.io.write(chosen.map((event) => `${JSON.stringify(event)}\n`).join(''));
+    case 'csv': {
+      const csv = output.csv(output.fields ?? defaultColumns('event'));
+      await csv.items(events);
+      return csv.end();
+    }
+    case 'table':
+      return output.io.write(await table(output, found, events));
+  }
+}
+
+async function table(output: Output, found: Found, events: SvcEvent[]): Promise<string> {
+  const { chalk } = output;
+  const record = found.record as unknown as Record<string, unknown>;
+  const rows: [string, unknown][] =
+    found.kind === 'link'
+      ? [
+          ['Status', record.status],
+          ['Brand', record.brandId],
+          ['Campaign', record.campaignId ?? record.selection],
+          ['Created', record.createdAt],
+          ['Updated', record.updatedAt],
+        ]
+      : [
+          ['Reference', record.reference],
+          ['Status', record.status],
+          ['Gift', record.productName],
+          ['Price', [cellText(record.coinPrice), cellText(valueAt(record, 'currency.symbol')) || cellText(valueAt(record, 'currency.name'))].filter(Boolean).join(' ')],
+          ['Brand', record.brandId],
+          ['Created', record.createdAt],
+          ['Updated', record.updatedAt],
+        ];
+  const lines = [
+    `${chalk.bold(found.kind === 'link' ? 'Personal link' : 'Store order')} ${terminalSafeLine(record.id)}`,
+    ...rows.map(([label, value]) => `  ${chalk.bold(label.padEnd(10))} ${terminalSafeLine(cellText(value))}`),
+    '',
+    chalk.bold(`History: ${events.length} event${events.length === 1 ? '' : 's'}`),
+  ];
+  if (events.length === 0) return `${lines.join('\n')}\n${chalk.dim('No events about it in the feed (events are kept 30 days).')}\n`;
+  const columns: Column<SvcEvent>[] = output.fields
+    ? output.fieldColumns<SvcEvent>()
+    : [
+        { header: 'Time', value: (event) => cellText(event?.occurredAt) },
+        { header: 'Type', value: (event) => cellText(event?.type) },
+        { header: 'Status', value: (event) => cellText(valueAt(event, 'data.status')) },
+      ];
+  const safe = columns.map((column) => ({ header: column.header, value: (event: SvcEvent) => terminalSafeLine(cellText(column.value(event))) }));
+  return `${lines.join('\n')}\n${await output.table(safe, events)}`;
+}

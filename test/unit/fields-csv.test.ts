@@ -1,0 +1,88 @@
+import { PassThrough } from 'node:stream';
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { defaultColumns, fieldPaths } from '../../src/api/resource-fields.js';
+import { parseFieldList, project, valueAt } from '../../src/core/fields.js';
+import { IO, type IOStreams } from '../../src/core/io.js';
+import { Output, csvCell, type Format } from '../../src/core/output.js';
+
+function output(format: Format, fields?: string[]) {
+  let stdout = '';
+  const out = new PassThrough();
+  out.on('data', (chunk) => (stdout += chunk));
+  const streams = { stdin: new PassThrough(), stdout: out, stderr: new PassThrough(), env: { NO_COLOR: '1' } } as unknown as IOStreams;
+  const result = new Output(new IO(streams), format, Chalk, fields);
+  return { output: result, text: async () => (await new Promise((resolve) => setImmediate(resolve)), stdout) };
+}
+
+const order = (id: string, name: string, reference: string) => ({ id, reference, status: 'SENT', coinPrice: '1100', currency: { name, symbol: '★' }, shipment: null });
+
+describe('--fields', () => {
+  it('accepts known dotted paths in order, without repeats; an unknown field names the valid ones', () => {
+    expect(parseFieldList(' id, currency.name ,status,id', fieldPaths('order'), 'order')).toEqual(['id', 'currency.name', 'status']);
+    expect(() => parseFieldList('id,nope,currency.code', fieldPaths('order'), 'order')).toThrow(
+      `--fields: unknown fields nope, currency.code; valid fields of order: ${fieldPaths('order').join(', ')}`,
+    );
+    expect(() => parseFieldList(' , ', fieldPaths('link'), 'link')).toThrow(/^--fields: no field given; valid fields of link: id, campaignId/);
+    expect(fieldPaths('order')).toContain('shipment.trackingUrl');
+    expect(fieldPaths('event')).toEqual(expect.arrayContaining(['data.id', 'data.brandId', 'data.currency.name', 'occurredAt']));
+  });
+
+  it('keeps the API nesting in JSON, null for a missing field, and never changes the object', () => {
+    const item = order('o1', 'Coins', 'R-1');
+    expect(project(item, ['currency.name', 'id', 'shipment.carrier', 'currency'])).toEqual({ currency: { name: 'Coins', symbol: '★' }, id: 'o1', shipment: { carrier: null } });
+    expect(JSON.stringify(project(item, ['id', 'currency.name']))).toBe('{"id":"o1","currency":{"name":"Coins"}}');
+    expect(item.currency).toEqual({ name: 'Coins', symbol: '★' });
+    expect([valueAt(item, 'currency.symbol'), valueAt(item, 'shipment.carrier'), valueAt(item, 'id.x')]).toEqual(['★', undefined, undefined]);
+  });
+});
+
+describe('-o csv', () => {
+  it('guards every cell a spreadsheet would run as a formula', () => {
+    expect(['=1+1', '+1', '-2', '@SUM(A1)', '\tx', '\rx', 'a=b', '', null].map(csvCell)).toEqual(["'=1+1", "'+1", "'-2", "'@SUM(A1)", "'\tx", "'\rx", 'a=b', '', '']);
+  });
+
+  it('writes an RFC 4180 header and rows page by page, quoting as needed', async () => {
+    const { output: out, text } = output('csv', ['id', 'reference', 'currency.name']);
+    await out.list([{ items: [order('o1', 'Coins, gold', 'R "1"')], nextCursor: 'c' }, { items: [order('o2', '=HYPERLINK("x")', 'line\nbreak')], nextCursor: null }], { columns: [], noun: 'orders' });
+    expect(await text()).toBe('id,reference,currency.name\no1,"R ""1""","Coins, gold"\no2,"line\nbreak","\'=HYPERLINK(""x"")"\n');
+  });
+
+  it('without --fields uses the resource columns, nested objects spelled out; an empty list still has its header', async () => {
+    const { output: out, text } = output('csv');
+    await out.list([{ items: [], nextCursor: null }], { columns: [], noun: 'orders', csvColumns: ['id', 'currency.name'] });
+    expect(await text()).toBe('id,currency.name\n');
+    expect(defaultColumns('order')).toEqual(expect.arrayContaining(['currency.name', 'currency.symbol', 'shipment.carrier', 'customFields']));
+    expect(defaultColumns('order')).not.toContain('currency');
+  });
+
+  it('one object: a header and one row', async () => {
+    const { output: out, text } = output('csv');
+    await out.object({ id: 'x', nested: { a: 1 }, list: [1, 2] });
+    expect(await text()).toBe('id,nested.a,list\nx,1,"[1,2]"\n');
+  });
+});
+
+describe('--fields in each format', () => {
+  const pages = [{ items: [order('o1', 'Coins', 'R-1'), order('o2', 'Gems', 'R-2')], nextCursor: null }];
+
+  it('jsonl and json: only the chosen keys, in order', async () => {
+    const jsonl = output('jsonl', ['reference', 'currency.name']);
+    await jsonl.output.list(pages, { columns: [], noun: 'orders' });
+    expect(await jsonl.text()).toBe('{"reference":"R-1","currency":{"name":"Coins"}}\n{"reference":"R-2","currency":{"name":"Gems"}}\n');
+    const json = output('json', ['id']);
+    await json.output.list(pages, { columns: [], noun: 'orders' });
+    expect(JSON.parse(await json.text())).toEqual([{ id: 'o1' }, { id: 'o2' }]);
+    const one = output('jsonl', ['id', 'shipment']);
+    await one.output.object(order('o3', 'Coins', 'R-3'));
+    expect(await one.text()).toBe('{"id":"o3","shipment":null}\n');
+  });
+
+  it('table: the chosen fields are the columns, headed by their paths', async () => {
+    const { output: out, text } = output('table', ['reference', 'currency.name']);
+    await out.list(pages, { columns: [{ header: 'ID', value: (o) => o.id }], noun: 'orders' });
+    // Cells only (the borders and widths are the table renderer's business).
+    const rows = (await text()).split('\n').map((line) => line.replace(/[│┌┐└┘─┬┴├┤┼]/g, ' ').trim()).filter(Boolean).map((line) => line.split(/\s+/));
+    expect(rows).toEqual([['reference', 'currency.name'], ['R-1', 'Coins'], ['R-2', 'Gems']]);
+  });
+});
