@@ -8,16 +8,17 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, startSandbox, svc, tempConfigDir, type SandboxHandle } from '../helpers/svc.js';
+import { svc } from '../helpers/run.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { BIN, tempConfigDir } from '../helpers/svc.js';
 
-let sandbox: SandboxHandle;
+let sandbox: InProcessSandbox;
 let brandId: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox();
   brandId = sandbox.key('full').brandIds[0];
 });
-afterAll(async () => sandbox?.stop());
 
 /** Events recorded by the team (admin POST /links), so every key's feed gets them. */
 async function addEvents(count: number): Promise<void> {

@@ -2,9 +2,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, svc, tempConfigDir, type SandboxHandle } from '../helpers/svc.js';
+import { svc } from '../helpers/run.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/cleanup.js';
 
-let sandbox: SandboxHandle;
+let sandbox: InProcessSandbox;
 let env: Record<string, string>;
 let live: { id: string; brandIds: string[] };
 let scheduled: { id: string; brandIds: string[] };
@@ -22,7 +24,6 @@ beforeAll(async () => {
   const store = JSON.parse((await svc(['stores', 'show', live.id, '--brand', live.brandIds[0], '--country', 'DE', '-o', 'json'], { env })).stdout);
   gifts = Object.fromEntries(store.sections.flatMap((section: { items: { name: string }[] }) => section.items.map((gift) => [gift.name, gift])));
 });
-afterAll(() => sandbox?.stop());
 
 /** Flags of an order that the sandbox accepts: a hoodie (M, black) to Berlin at the German price. */
 function hoodieFlags(overrides: Record<string, string | undefined> = {}): string[] {
@@ -77,7 +78,7 @@ describe.concurrent('orders place', () => {
       coinPrice: gifts['Coffee Gift Card'].coinPrice,
       recipient: { name: 'Ada', phone: '+4915112345678', address: { street: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' } },
     };
-    const path = join(tempConfigDir(), 'order.json');
+    const path = join(tempDir(), 'order.json');
     writeFileSync(path, JSON.stringify(body));
     const fromPath = await svc(['orders', 'place', '--from-file', path], { env });
     expect(fromPath.exitCode).toBe(0);

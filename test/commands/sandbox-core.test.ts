@@ -2,14 +2,13 @@
 import { statSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, startSandbox, svc, tempConfigDir, type SandboxHandle } from '../helpers/svc.js';
+import { svc } from '../helpers/run.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { BIN, tempConfigDir } from '../helpers/svc.js';
 
-let sandbox: SandboxHandle;
+let sandbox: InProcessSandbox;
 beforeAll(async () => {
   sandbox = await startSandbox();
-});
-afterAll(async () => {
-  await sandbox?.stop();
 });
 
 const lines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line));

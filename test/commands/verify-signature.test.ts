@@ -3,7 +3,8 @@ import { createHmac } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { svc, tempConfigDir } from '../helpers/svc.js';
+import { svc } from '../helpers/run.js';
+import { tempDir } from '../helpers/cleanup.js';
 
 const SECRET = 'c'.repeat(64);
 const STAGING_SECRET = 'd'.repeat(64);
@@ -13,7 +14,7 @@ const sign = (secret: string | Buffer, message: string) => createHmac('sha256', 
 
 /** A config dir with two stored profiles, so "wrong secret" can name the one that matches. */
 function configWithProfiles(): string {
-  const dir = tempConfigDir();
+  const dir = tempDir();
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'config.json'),
@@ -30,7 +31,7 @@ function configWithProfiles(): string {
 
 const configDir = configWithProfiles();
 const payloadFile = (body: string) => {
-  const file = join(tempConfigDir(), 'body.json');
+  const file = join(tempDir(), 'body.json');
   writeFileSync(file, body);
   return file;
 };

@@ -11,13 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, startSandbox, svc, tempConfigDir, type SandboxHandle } from '../helpers/svc.js';
+import { svc } from '../helpers/run.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { BIN, tempConfigDir } from '../helpers/svc.js';
 
-let sandbox: SandboxHandle;
+let sandbox: InProcessSandbox;
 beforeAll(async () => {
   sandbox = await startSandbox();
 });
-afterAll(async () => sandbox?.stop());
 
 const hmac = (secret: string, message: string) => createHmac('sha256', secret).update(message).digest('hex');
 const setWebhookUrl = (webhookUrl: string | null) => sandbox.admin('PATCH', '/keys/full', { webhookUrl });
