@@ -50,3 +50,26 @@ export async function startSandbox(options: { seed?: number } = {}): Promise<InP
     stop: () => server.close(),
   };
 }
+
+/** Records `count` events through the team's admin API (POST /links), so every key's feed gets them. */
+export async function addEvents(sandbox: InProcessSandbox, count: number): Promise<void> {
+  const brandId = sandbox.key('full').brandIds[0];
+  for (let i = 0; i < count; i++) {
+    const { status } = await sandbox.admin('POST', '/links', { brandId, fullName: `Player ${i}` });
+    if (status >= 300) throw new Error(`admin POST /links answered ${status}`);
+  }
+}
+
+/** The whole event feed of the `full` key read directly, each item as its exact JSON line. */
+export async function feedLines(sandbox: InProcessSandbox): Promise<string[]> {
+  const lines: string[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const url = `${sandbox.baseUrl}/events?limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`;
+    const response = await fetch(url, { headers: { authorization: `Bearer ${sandbox.key('full').apiKey}` } });
+    const page = (await response.json()) as { items: unknown[]; nextCursor: string | null };
+    if (page.items.length === 0) return lines;
+    lines.push(...page.items.map((item) => JSON.stringify(item)));
+    after = page.nextCursor;
+  }
+}
