@@ -1,0 +1,99 @@
+/**
+ * What only the real process shows: the bin shim (bin/svc.js and ./bin/svc), `npx svc`, the help the
+ * build rendered into dist/help.txt, exit codes and standard input of a real process, and
+ * `svc sandbox` ended by a signal. Everything else runs in-process (test/commands).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { closeLater, tempDir } from '../helpers/cleanup.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { BIN, stopChild, svc } from '../helpers/svc.js';
+
+const ROOT = resolve(dirname(BIN), '..');
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+let sandbox: InProcessSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+
+describe('the shim', () => {
+  it('bin/svc.js, ./bin/svc and npx svc print the version of package.json', async () => {
+    const runs = await Promise.all([
+      svc(['--version']),
+      execa(join(ROOT, 'bin', 'svc'), ['--version'], { reject: false }),
+      execa('npx', ['--offline', 'svc', '--version'], { cwd: ROOT, reject: false, env: { CI: 'true' } }),
+    ]);
+    for (const run of runs) expect({ exitCode: run.exitCode, stdout: run.stdout, stderr: run.stderr.replace(/^npm warn .*\n?/gm, '') }).toEqual({ exitCode: 0, stdout: VERSION, stderr: '' });
+  });
+
+  it('the help the build rendered for the shim is exactly what commander prints', async () => {
+    const fast = await svc(['--help']);
+    const live = await svc(['--no-color', '--help']);
+    expect(fast.exitCode).toBe(0);
+    expect(live.exitCode).toBe(0);
+    // execa drops the one final newline of what the process printed.
+    expect(`${fast.stdout}\n`).toBe(readFileSync(join(ROOT, 'dist', 'help.txt'), 'utf8'));
+    expect(fast.stdout).toBe(live.stdout);
+    expect(fast.stdout).toMatch(/^Usage: svc \[options\] \[command\]\n/);
+  });
+});
+
+describe('a real process', () => {
+  it('exits with the contract\'s codes: 0, 2 for usage, 3 for not found, 4 for a refused key', async () => {
+    const env = sandbox.env();
+    const outcomes = await Promise.all([
+      outcome(['me', '-o', 'json'], env),
+      outcome(['links', 'get', 'abc'], env),
+      outcome(['links', 'get', '00000000-0000-4000-8000-000000000000'], env),
+      outcome(['me'], { ...env, SVC_API_KEY: 'svc_live_nope' }),
+    ]);
+    expect(outcomes).toEqual([
+      { exitCode: 0, stderr: '' },
+      { exitCode: 2, stderr: 'error: usage_error: ID: not a valid id (expected a UUID): abc' },
+      { exitCode: 3, stderr: 'error: not_found: The personal link was not found or is not accessible with this key.' },
+      { exitCode: 4, stderr: 'error: invalid_api_key: The API key is not known.' },
+    ]);
+  });
+
+  it('login reads the key from its standard input and a later run uses the profile', async () => {
+    const env = { SVC_CONFIG_DIR: tempDir() };
+    const key = sandbox.key('full').apiKey;
+    const login = await svc(['login', '--profile', 'piped', '--base-url', sandbox.baseUrl, '--api-key-stdin'], { env, input: `${key}\n` });
+    expect(login.exitCode, login.stderr).toBe(0);
+    expect(login.stderr).toBe(`Logged in as key full (svc_live_…${key.slice(-4)}, scopes PERSONAL_LINKS, REWARD_STORES) at ${sandbox.baseUrl}; saved as profile piped.`);
+    const me = await svc(['--profile', 'piped', 'me'], { env });
+    expect(me.exitCode).toBe(0);
+    expect(JSON.parse(me.stdout).key.name).toBe('full');
+  });
+
+  it('svc sandbox saves a "sandbox" profile, serves it, and exits 0 on Ctrl-C', async () => {
+    const configDir = tempDir();
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0'], { env: { ...process.env, SVC_CONFIG_DIR: configDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    closeLater(() => stopChild(child));
+    let ready = '';
+    await new Promise<void>((resolveReady, reject) => {
+      child.stdout.on('data', (chunk) => {
+        ready += chunk;
+        if (ready.includes('\n')) resolveReady();
+      });
+      child.once('exit', (code) => reject(new Error(`svc sandbox exited with ${code}`)));
+    });
+    const info = JSON.parse(ready.split('\n')[0]) as { baseUrl: string };
+    const me = await svc(['--profile', 'sandbox', 'me'], { env: { SVC_CONFIG_DIR: configDir } });
+    expect(JSON.parse(me.stdout).key.name).toBe('full');
+    const ls = JSON.parse((await svc(['profiles', 'ls', '-o', 'json'], { env: { SVC_CONFIG_DIR: configDir } })).stdout);
+    expect(ls).toEqual([{ name: 'sandbox', baseUrl: info.baseUrl, apiKey: expect.stringMatching(/^svc_live_…\w{4}$/), webhookSecret: true, default: false }]);
+    const exited = new Promise<number | null>((resolveExit) => child.once('exit', resolveExit));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+});
+
+async function outcome(args: string[], env: Record<string, string>): Promise<{ exitCode: number | undefined; stderr: string }> {
+  const { exitCode, stderr } = await svc(args, { env });
+  return { exitCode, stderr };
+}
