@@ -7,7 +7,8 @@ import { afterAll, afterEach, inject } from 'vitest';
 import { checkDoubles } from './double.js';
 import { cleanUp } from './cleanup.js';
 
-process.env.TMPDIR = inject('runTmpDir');
+const runTmpDir = inject('runTmpDir');
+if (runTmpDir) process.env.TMPDIR = runTmpDir;
 
 afterEach(() => checkDoubles('test'));
 afterAll(async () => {
