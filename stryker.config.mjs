@@ -10,11 +10,9 @@ export default {
     'src/api/retry.ts',
     'src/core/signature.ts',
     'src/commands/events/feed.ts',
-    // the cursor: read and saved per profile and base URL, saved only when a run showed everything
+    // the saved cursor: read and written per profile and base URL
     'src/core/config.ts:60-62',
     'src/core/config.ts:87-91',
-    'src/commands/events/tail.ts:71-71',
-    'src/commands/events/tail.ts:73-77',
     'src/core/output.ts',
   ],
   coverageAnalysis: 'perTest',
