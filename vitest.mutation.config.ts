@@ -10,6 +10,7 @@ export default defineConfig({
       'test/http/client.test.ts',
       'test/http/retry.test.ts',
       'test/http/client-messages.test.ts',
+      'test/http/retry-edges.test.ts',
       'test/unit/signature.test.ts',
       'test/unit/events.test.ts',
       'test/unit/config.test.ts',
