@@ -13,6 +13,8 @@ export default defineConfig({
       'test/http/retry-edges.test.ts',
       'test/unit/signature.test.ts',
       'test/unit/events.test.ts',
+      'test/unit/feed-edges.test.ts',
+      'test/unit/signature-edges.test.ts',
       'test/unit/config.test.ts',
       'test/unit/cursor.test.ts',
       'test/unit/output.test.ts',

@@ -42,3 +42,15 @@ describe('waits after failures', () => {
     expect(isRetryable({ kind: 'network', code: 'UND_ERR_INVALID_HEADER' })).toBe(false);
   });
 });
+
+describe('Retry-After that is neither seconds nor a date', () => {
+  it('is read only when it is all digits', () => {
+    expect(parseRetryAfter('12')).toBe(12_000);
+    expect(parseRetryAfter('3s')).toBeUndefined();
+    expect(parseRetryAfter('x3')).toBeUndefined();
+  });
+
+  it('only a 409 is an in-progress idempotent request', () => {
+    expect(isRetryable({ kind: 'response', status: 422, code: 'idempotency_request_in_progress' })).toBe(false);
+  });
+});
