@@ -230,3 +230,100 @@ describe('headerValue and url', () => {
     expect(c.url('/links', { a: 1, b: false, c: '', d: null, e: undefined, f: 'x y' })).toBe(`${ORIGIN}/v1/links?a=1&b=false&f=x+y`);
   });
 });
+
+describe('requests as sent', () => {
+  it('a string body goes as it is, an object as JSON; no body, no content type; no key, no Idempotency-Key', async () => {
+    const seen: Record<string, unknown>[] = [];
+    const record = (options: { headers?: unknown }) => {
+      seen.push(options.headers as Record<string, unknown>);
+      return { statusCode: 200, data: '{}', responseOptions: { headers: json } };
+    };
+    pool().intercept({ path: '/v1/raw', method: 'POST', body: 'plain text' }).reply(record);
+    pool().intercept({ path: '/v1/obj', method: 'POST', body: '{"a":[1]}' }).reply(record);
+    pool().intercept({ path: '/v1/none', method: 'GET' }).reply(record);
+    const c = client();
+    await c.post('/raw', 'plain text');
+    await c.post('/obj', { a: [1] });
+    await c.get('/none');
+    expect(seen.map((headers) => [headers['content-type'], headers['idempotency-key']])).toEqual([
+      ['application/json', undefined],
+      ['application/json', undefined],
+      [undefined, undefined],
+    ]);
+  });
+
+  it('trailing slashes of the base URL are dropped', () => {
+    expect(client({ baseUrl: `${ORIGIN}/v1///` }).url('/me')).toBe(`${ORIGIN}/v1/me`);
+  });
+});
+
+describe('a 429 holds every caller of the client', () => {
+  it('a call started during the wait waits for the pause too', async () => {
+    pool().intercept({ path: '/v1/a' }).reply(429, { status: 429, code: 'rate_limited', detail: 'slow' }, { headers: { ...json, 'retry-after': '3' } });
+    pool().intercept({ path: '/v1/a' }).reply(200, {}, { headers: json });
+    pool().intercept({ path: '/v1/b' }).reply(200, {}, { headers: json });
+    let second: Promise<unknown> | undefined;
+    let arrived = false;
+    const c = client({
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        // Another caller arrives while the first waits out the 429, before the clock moves.
+        if (!arrived) {
+          arrived = true;
+          second = c.get('/b');
+        }
+        clock += ms;
+      },
+    });
+    await c.get('/a');
+    await second;
+    expect(sleeps).toEqual([3050, 3050]);
+  });
+});
+
+describe('notices and debug sinks are optional', () => {
+  it('a client without them retries and replays quietly; setNotice replaces the sink', async () => {
+    pool().intercept({ path: '/v1/a', method: 'POST' }).reply(503, { status: 503, code: 'unavailable', detail: 'busy' }, { headers: json });
+    pool().intercept({ path: '/v1/a', method: 'POST' }).reply(201, {}, { headers: { ...json, 'idempotent-replayed': 'true' } });
+    const quiet = client({ notice: undefined, debug: undefined });
+    expect((await quiet.post('/a', {}, { idempotencyKey: 'k' })).replayed).toBe(true);
+    const lines: string[] = [];
+    quiet.setNotice((line) => lines.push(line));
+    pool().intercept({ path: '/v1/b', method: 'POST' }).reply(201, {}, { headers: { ...json, 'idempotent-replayed': 'true' } });
+    await quiet.post('/b', {}, { idempotencyKey: 'k2' });
+    expect(lines).toEqual(['replayed: the service returned the stored response for Idempotency-Key k2; nothing ran twice']);
+    expect(notices).toEqual([]);
+  });
+
+  it('debug shows only the response headers that came, and scrubs the key and the given secrets', async () => {
+    const secret = 'whsec_topsecret';
+    pool().intercept({ path: '/v1/me' }).reply(200, { key: KEY, secret }, { headers: json });
+    await client({ secrets: [secret] }).get('/me');
+    expect(debug.slice(-2)).toEqual(['< content-type: application/json', expect.stringMatching(/^< \{"key":"[^"]*","secret":"[^"]*"\}$/)]);
+    expect(debug.join('\n')).not.toContain(KEY);
+    expect(debug.join('\n')).not.toContain(secret);
+  });
+});
+
+describe('closing', () => {
+  it('leaves a dispatcher it was given open, and closes nothing before the first call', async () => {
+    await client().close();
+    await new ApiClient({ baseUrl: `${ORIGIN}/v1`, apiKey: KEY }).close();
+    pool().intercept({ path: '/v1/me' }).reply(200, { still: 'open' }, { headers: json });
+    expect(await client().get('/me')).toEqual({ still: 'open' });
+  });
+});
+
+describe('snippets of bodies', () => {
+  it('white space runs become one space, the ends are trimmed, and only a longer body is cut', () => {
+    expect(toProblem(500, undefined, ' a \n\t b ', 'text/plain').detail).toBe('HTTP 500 with a non-JSON body (text/plain): a b');
+    expect(toProblem(500, undefined, 'x'.repeat(120), 'text/plain').detail).toBe(`HTTP 500 with a non-JSON body (text/plain): ${'x'.repeat(120)}`);
+  });
+
+  it('a 3xx answer is not a success', async () => {
+    pool().intercept({ path: '/v1/me' }).reply(300, { status: 300, code: 'multiple', detail: 'choose' }, { headers: json });
+    const error = await failure(client().get('/me'));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toBe('choose');
+  });
+});
