@@ -24,7 +24,8 @@ describe('the next-page hint', () => {
     ctx.setClient(new ApiClient({ baseUrl: 'https://api.example.test/v1', apiKey: 'svc_live_test0000000000', dispatcher: agent }));
     await run(ctx, { campaign: CAMPAIGN, status: 'active', limit: '2' });
     await new Promise((resolve) => setImmediate(resolve));
-    expect(stderr).toContain(`More links: svc links ls --campaign ${CAMPAIGN} --status active --limit 2 --after c1`);
+    expect(stderr).toBe(`More links: svc links ls --campaign ${CAMPAIGN} --status active --limit 2 --after c1\n`);
+    agent.assertNoPendingInterceptors();
     await agent.close();
   });
 });

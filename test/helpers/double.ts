@@ -2,9 +2,34 @@
  * A programmable API double that misbehaves the way real services do: each request takes the
  * next scripted answer for its route (status, headers, body, or a dropped connection).
  * Every request is recorded so tests can check what was sent and how often.
+ *
+ * It is strict: a request with no script is answered 500 `unexpected_request` and fails the test,
+ * and so does a scripted answer never taken (setup.ts calls assertDone() after each test).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeLater } from './cleanup.js';
+
+/** Doubles started and not yet checked; setup.ts checks them after each test and each file. */
+const started = new Set<ApiDouble>();
+
+/**
+ * After a test: a stopped double must have had exactly the requests it was told to expect, and a
+ * running one (shared by several tests) no unexpected request. After a file: every double.
+ */
+export function checkDoubles(scope: 'test' | 'file'): void {
+  const problems: string[] = [];
+  for (const double of started) {
+    if (scope === 'file' || double.stopped) {
+      started.delete(double);
+      problems.push(...double.problems());
+    } else {
+      problems.push(...double.problems().filter((problem) => problem.startsWith('unexpected')));
+      double.unexpected.length = 0;
+    }
+  }
+  if (problems.length > 0) throw new Error(`API double:\n${problems.join('\n')}`);
+}
 
 export interface ScriptedAnswer {
   status?: number;
@@ -24,14 +49,35 @@ export interface RecordedRequest {
 
 export class ApiDouble {
   readonly requests: RecordedRequest[] = [];
+  /** requests that had no script (`METHOD /path`) */
+  readonly unexpected: string[] = [];
   private readonly scripts = new Map<string, ScriptedAnswer[]>();
+  /** routes whose last (repeating) answer was never taken */
+  private readonly untaken = new Set<string>();
   private server?: Server;
+  stopped = false;
   baseUrl = '';
 
   /** Queue answers for `METHOD /path` (path with query, as sent). The last one repeats. */
   on(route: string, ...answers: ScriptedAnswer[]): this {
     this.scripts.set(route, [...(this.scripts.get(route) ?? []), ...answers]);
+    this.untaken.add(route);
     return this;
+  }
+
+  /** What went against the script: unexpected requests, and scripted answers never taken. */
+  problems(): string[] {
+    const unused = [...this.scripts].flatMap(([route, queue]) => {
+      const left = queue.length - 1 + (this.untaken.has(route) ? 1 : 0);
+      return left > 0 ? [`expected but never sent: ${route} (${left} scripted answer${left === 1 ? '' : 's'} unused)`] : [];
+    });
+    return [...this.unexpected.map((route) => `unexpected request: ${route}`), ...unused];
+  }
+
+  /** Throws unless every request was scripted and every scripted answer was taken. */
+  assertDone(): void {
+    const problems = this.problems();
+    if (problems.length > 0) throw new Error(`API double:\n${problems.join('\n')}`);
   }
 
   count(route: string): number {
@@ -47,7 +93,9 @@ export class ApiDouble {
         this.requests.push({ method: request.method ?? '', path, headers: request.headers, body });
         const route = `${request.method} ${path}`;
         const queue = this.scripts.get(route);
-        const answer = queue ? (queue.length > 1 ? queue.shift()! : queue[0]) : { status: 404, body: { status: 404, code: 'not_found', detail: `no script for ${route}` } };
+        if (queue === undefined) this.unexpected.push(route);
+        else if (queue.length === 1) this.untaken.delete(route);
+        const answer = queue ? (queue.length > 1 ? queue.shift()! : queue[0]) : { status: 500, body: { status: 500, code: 'unexpected_request', detail: `the test did not expect ${route}` } };
         if (answer.drop) {
           request.socket.destroy();
           return;
@@ -62,10 +110,14 @@ export class ApiDouble {
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+    started.add(this);
+    closeLater(() => this.stop());
     return this;
   }
 
   async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
   }

@@ -2,6 +2,7 @@
 import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli.js';
 import type { IOStreams } from '../../src/core/io.js';
+import { tempDir } from './cleanup.js';
 
 export interface InProcessResult {
   exitCode: number;
@@ -23,4 +24,13 @@ export async function runInProcess(argv: string[], env: Record<string, string | 
   // PassThrough emits 'data' asynchronously: let it deliver everything written before returning.
   await new Promise((resolve) => setImmediate(resolve));
   return { exitCode, stdout: out, stderr: err };
+}
+
+/**
+ * `svc args…` in-process, in a pipe (no TTY, so never a prompt). Without SVC_CONFIG_DIR in `env`
+ * it gets an empty config directory of its own, so no test reads the user's profiles.
+ */
+export function svc(args: string[], options: { env?: Record<string, string | undefined>; input?: string } = {}): Promise<InProcessResult> {
+  const env = options.env ?? {};
+  return runInProcess(args, { ...env, SVC_CONFIG_DIR: env.SVC_CONFIG_DIR ?? tempDir() }, options.input ?? '');
 }

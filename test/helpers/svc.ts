@@ -3,12 +3,11 @@
  * Every run gets its own config directory so tests never touch the user's profiles.
  */
 import { execa, type ResultPromise } from 'execa';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { SandboxKeyInfo as SandboxKey } from '../../src/sandbox/app.js';
+import { closeLater, tempDir } from './cleanup.js';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/svc.js');
 
@@ -29,8 +28,9 @@ export interface SandboxHandle {
   stop(): Promise<void>;
 }
 
+/** A fresh config directory, removed after the test file (see cleanup.ts). */
 export function tempConfigDir(): string {
-  return mkdtempSync(join(tmpdir(), 'svc-test-'));
+  return tempDir();
 }
 
 export async function startSandbox(args: string[] = []): Promise<SandboxHandle> {
@@ -40,6 +40,7 @@ export async function startSandbox(args: string[] = []): Promise<SandboxHandle> 
     env: { ...process.env, SVC_CONFIG_DIR: configDir, NO_COLOR: '1', SVC_SANDBOX_VALIDATE_RESPONSES: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  closeLater(() => stopChild(child));
   let stderr = '';
   child.stderr!.on('data', (chunk) => {
     stderr += chunk;
@@ -78,15 +79,23 @@ export async function startSandbox(args: string[] = []): Promise<SandboxHandle> 
       return { status: response.status, body: text ? JSON.parse(text) : undefined };
     },
     async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolvePromise) => child.once('exit', resolvePromise));
-      child.kill('SIGTERM');
-      await exited;
-      const violations = stderr.split('\n').filter((line) => line.includes('response does not match the API description'));
-      if (violations.length > 0) throw new Error(`sandbox answers disagree with openapi/openapi.yaml:\n${violations.join('\n')}`);
+      await stopChild(child);
+      const violations = stderr.split('
+').filter((line) => line.includes('response does not match the API description'));
+      if (violations.length > 0) throw new Error(`sandbox answers disagree with openapi/openapi.yaml:
+${violations.join('
+')}`);
     },
   };
   return handle;
+}
+
+/** Ends a child with SIGTERM and waits for it to exit (at once when it already has). */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolvePromise) => child.once('exit', resolvePromise));
+  child.kill('SIGTERM');
+  await exited;
 }
 
 export interface RunOptions {

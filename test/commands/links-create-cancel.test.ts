@@ -1,13 +1,22 @@
-/** `links create` and `links cancel` end to end: the real binary in a pipe against `svc sandbox`. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, svc, type SandboxHandle } from '../helpers/svc.js';
+/** `links create` and `links cancel` in a pipe (no TTY), run in-process against the sandbox. */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { svc } from '../helpers/run.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 
-let sandbox: SandboxHandle;
+let sandbox: InProcessSandbox;
 let env: Record<string, string>;
 /** campaigns of the seed data: two brands, one brand, completed */
 let multiBrand: { id: string; brandIds: string[] };
 let singleBrand: { id: string; brandIds: string[] };
 let completed: { id: string };
+/** custom field ids of the seed account, by label */
+let fieldIds: Record<string, string>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+const replayedNote = (idempotencyKey: string) =>
+  `note: replayed: the service returned the stored response for Idempotency-Key ${idempotencyKey}; nothing ran twice\n`;
 
 const jsonLines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 
@@ -18,8 +27,9 @@ beforeAll(async () => {
   multiBrand = active.find((campaign) => campaign.brandIds.length > 1);
   singleBrand = active.find((campaign) => campaign.brandIds.length === 1);
   completed = jsonLines((await svc(['campaigns', 'ls', '--status', 'COMPLETED'], { env })).stdout)[0];
+  const me = JSON.parse((await svc(['me'], { env })).stdout);
+  fieldIds = Object.fromEntries(me.tenant.customFields.map((field: { id: string; label: string }) => [field.label, field.id]));
 });
-afterAll(() => sandbox?.stop());
 
 describe.concurrent('links create', () => {
   it('creates a link from flags, custom fields by label and by type, and prints it as one JSON line', async () => {
@@ -29,12 +39,30 @@ describe.concurrent('links create', () => {
       { env },
     );
     expect(run.exitCode).toBe(0);
+    expect(run.stderr).toBe('');
     const [link] = jsonLines(run.stdout);
-    expect(run.stdout.trim().split('\n')).toHaveLength(1);
-    expect(link).toMatchObject({ campaignId: multiBrand.id, brandId: multiBrand.brandIds[1], status: 'ACTIVE' });
-    expect(link.claimUrl).toMatch(/^https:\/\//);
-    const answers = link.customFields.map((answer: { textValue: string | null; checked: boolean | null }) => answer.textValue ?? answer.checked);
-    expect(answers).toEqual(['P-42', 'Gold', true]);
+    expect(run.stdout).toBe(`${JSON.stringify(link)}\n`);
+    expect(link.id).toMatch(UUID);
+    expect(link.createdAt).toMatch(TIMESTAMP);
+    expect(link).toEqual({
+      id: link.id,
+      campaignId: multiBrand.id,
+      selection: null,
+      brandId: multiBrand.brandIds[1],
+      status: 'ACTIVE',
+      claimUrl: `https://gifts.svc.example/claim/${link.id}`,
+      customFields: [
+        { fieldId: fieldIds['Player ID'], textValue: 'P-42', checked: null },
+        { fieldId: fieldIds['VIP tier'], textValue: 'Gold', checked: null },
+        { fieldId: fieldIds['Marketing consent'], textValue: null, checked: true },
+      ],
+      expiresAt: null,
+      createdAt: link.createdAt,
+      approvedAt: null,
+      claimedAt: null,
+      cancelledAt: null,
+      updatedAt: link.createdAt,
+    });
   });
 
   it('needs no --brand when the campaign has one usable brand', async () => {
@@ -46,30 +74,32 @@ describe.concurrent('links create', () => {
   it.each([
     ['--campaign: required', ['--name', 'Ada']],
     ['--name: required', ['--campaign', 'CAMPAIGN']],
-    ['--campaign: not a valid id', ['--campaign', 'not-a-uuid', '--name', 'Ada']],
-    ['--name: too long', ['--campaign', 'CAMPAIGN', '--name', 'x'.repeat(256)]],
-    ['--email: not an e-mail address', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--email', 'nope']],
-    ['--message: too long', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--message', 'm'.repeat(256)]],
+    ['--campaign: not a valid id (expected a UUID): not-a-uuid', ['--campaign', 'not-a-uuid', '--name', 'Ada']],
+    ['--name: too long (256 characters, at most 255)', ['--campaign', 'CAMPAIGN', '--name', 'x'.repeat(256)]],
+    ['--email: not an e-mail address: nope', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--email', 'nope']],
+    ['--message: too long (256 characters, at most 255)', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--message', 'm'.repeat(256)]],
     // Checked before sending when /me is read anyway (here for --field); else the service's 400 says it.
-    ['--locale: fr-FR is not enabled', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--locale', 'fr-FR', '--field', 'VIP tier=Gold']],
-    ['no custom field with id or label "Team"', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--field', 'Team=Blue']],
-    ['must be one of Bronze, Silver, Gold', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--field', 'VIP tier=Platinum']],
-    ['use true or false', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--field', 'Marketing consent=maybe']],
-    ['--field: expected NAME=VALUE', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--field', 'novalue']],
-    ['--idempotency-key: too long', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--idempotency-key', 'k'.repeat(256)]],
+    ['--locale: fr-FR is not enabled for the account (enabled: en-US, de-DE)', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--locale', 'fr-FR', '--field', 'VIP tier=Gold']],
+    ['--field: no custom field with id or label "Team" (the account\'s fields: "Player ID", "VIP tier", "Marketing consent")', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--field', 'Team=Blue']],
+    ['--field VIP tier: "VIP tier" must be one of Bronze, Silver, Gold; got Platinum', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--field', 'VIP tier=Platinum']],
+    ['--field Marketing consent: "Marketing consent" is a checkbox; use true or false, got maybe', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--field', 'Marketing consent=maybe']],
+    ['--field: expected NAME=VALUE, got novalue', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--field', 'novalue']],
+    ['--idempotency-key: too long (256 characters, at most 255)', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--idempotency-key', 'k'.repeat(256)]],
     ['--concurrency: only with --from-file', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--concurrency', '4']],
   ])('exits 2 naming the flag: %s', async (message, args) => {
     const run = await svc(['links', 'create', ...args.map((arg) => (arg === 'CAMPAIGN' ? singleBrand.id : arg))], { env });
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toContain(message);
+    expect(run.stderr).toBe(`error: usage_error: ${message}\n`);
     expect(run.stdout).toBe('');
   });
 
   it('asks for --brand (exit 2, listing the brands) when the campaign has several and there is no TTY', async () => {
     const run = await svc(['links', 'create', '--campaign', multiBrand.id, '--name', 'Ada'], { env });
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toContain('--brand: required');
-    for (const brandId of multiBrand.brandIds) expect(run.stderr).toContain(brandId);
+    expect(run.stderr).toBe(
+      `error: usage_error: --brand: required: campaign "Birthday Gifts 2026" has several brands: ${multiBrand.brandIds[0]} (Lucky Star Casino), ${multiBrand.brandIds[1]} (Golden Reels)\n`,
+    );
+    expect(run.stdout).toBe('');
   });
 
   it('replays with the same --idempotency-key: same body, stderr says replayed', async () => {
@@ -78,8 +108,8 @@ describe.concurrent('links create', () => {
     const second = await svc(args, { env });
     expect([first.exitCode, second.exitCode]).toEqual([0, 0]);
     expect(second.stdout).toBe(first.stdout);
-    expect(first.stderr).not.toContain('replayed');
-    expect(second.stderr).toContain('replayed');
+    expect(first.stderr).toBe('');
+    expect(second.stderr).toBe(replayedNote(args.at(-1)!));
   });
 
   it('refuses a reused key with a different body (exit 1, the code on stderr)', async () => {
@@ -87,22 +117,35 @@ describe.concurrent('links create', () => {
     await svc(['links', 'create', '--campaign', singleBrand.id, '--name', 'One', '--idempotency-key', key], { env });
     const run = await svc(['links', 'create', '--campaign', singleBrand.id, '--name', 'Two', '--idempotency-key', key], { env });
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain('error: idempotency_key_reused');
+    expect(run.stderr).toBe(
+      'error: idempotency_key_reused: This Idempotency-Key was already used with a different request.\nhint: this --idempotency-key was used for a different link; use a new key\n',
+    );
+    expect(run.stdout).toBe('');
   });
 
   it('passes on the service\'s refusals: completed campaign, unknown campaign (exit 1), JSON problem with -o json', async () => {
     const done = await svc(['links', 'create', '--campaign', completed.id, '--name', 'Late', '--brand', multiBrand.brandIds[0]], { env });
     expect(done.exitCode).toBe(1);
-    expect(done.stderr).toContain('campaign_not_active');
+    expect(done.stderr).toBe(
+      `error: campaign_not_active: Campaign ${completed.id} is not active (not ready yet, ended or past its expiry). (the campaign is not taking links)\nhint: pick an ACTIVE campaign: svc campaigns ls\n`,
+    );
     const unknown = await svc(['links', 'create', '--campaign', '00000000-0000-4000-8000-000000000000', '--name', 'Nobody', '-o', 'json'], { env });
     expect(unknown.exitCode).toBe(1);
-    expect(JSON.parse(unknown.stderr.trim().split('\n').pop()!)).toMatchObject({ code: 'campaign_not_found' });
+    expect(JSON.parse(unknown.stderr)).toEqual({
+      type: 'https://docs.svc.example/errors/campaign_not_found',
+      title: 'Campaign not found',
+      status: 422,
+      code: 'campaign_not_found',
+      detail: 'Campaign 00000000-0000-4000-8000-000000000000 does not exist or is not usable with this key.',
+    });
+    expect(unknown.stderr).toBe(`${JSON.stringify(JSON.parse(unknown.stderr))}\n`);
+    expect(unknown.stdout).toBe('');
   });
 
   it('exits 4 for a key without PERSONAL_LINKS', async () => {
     const run = await svc(['links', 'create', '--campaign', singleBrand.id, '--name', 'Ada'], { env: sandbox.env('stores') });
     expect(run.exitCode).toBe(4);
-    expect(run.stderr).toContain('insufficient_scope');
+    expect(run.stderr).toBe('error: insufficient_scope: This call needs the PERSONAL_LINKS scope, which the key lacks.\n');
   });
 });
 
@@ -115,10 +158,13 @@ describe.concurrent('links cancel', () => {
     const id = await newLink();
     const first = await svc(['links', 'cancel', id, '--reason', 'sent to the wrong player'], { env });
     expect(first.exitCode).toBe(0);
-    expect(jsonLines(first.stdout)[0]).toMatchObject({ id, status: 'CANCELLED' });
+    const cancelled = jsonLines(first.stdout)[0];
+    expect(cancelled).toEqual({ ...cancelled, id, status: 'CANCELLED', cancelledAt: cancelled.updatedAt });
+    expect(cancelled.cancelledAt).toMatch(TIMESTAMP);
     const again = await svc(['links', 'cancel', id, '--reason', 'duplicate', '--yes'], { env });
     expect(again.exitCode).toBe(0);
-    expect(jsonLines(again.stdout)[0].cancelledAt).toBe(jsonLines(first.stdout)[0].cancelledAt);
+    // The link as the first cancel left it: nothing changed, the first reason and time kept.
+    expect(again.stdout).toBe(first.stdout);
   });
 
   it('replays with --idempotency-key', async () => {
@@ -128,7 +174,7 @@ describe.concurrent('links cancel', () => {
     const second = await svc(args, { env });
     expect(second.exitCode).toBe(0);
     expect(second.stdout).toBe(first.stdout);
-    expect(second.stderr).toContain('replayed');
+    expect(second.stderr).toBe(replayedNote(`cancel-${id}`));
   });
 
   it('explains a claimed link in words (exit 1)', async () => {
@@ -136,32 +182,35 @@ describe.concurrent('links cancel', () => {
     expect((await sandbox.admin('POST', `/links/${id}/claim`)).status).toBeLessThan(300);
     const run = await svc(['links', 'cancel', id, '--reason', 'too late'], { env });
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain('error: not_cancellable: cannot cancel this link: the player already claimed it');
+    expect(run.stderr).toBe('error: not_cancellable: cannot cancel this link: the player already claimed it (an order was placed) (status CLAIMED)\n');
   });
 
   it('explains a link created elsewhere in words (exit 1)', async () => {
     const id = await newLink('Not yours');
     const run = await svc(['links', 'cancel', id, '--reason', 'not mine'], { env: sandbox.env('other') });
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain('created by your team or another API key');
+    expect(run.stderr).toBe(
+      'error: not_cancellable: cannot cancel this link: it was created by your team or another API key; only the key that created a link can cancel it (status ACTIVE)\n',
+    );
   });
 
   it.each([
-    ['--reason: required', ['LINK'], 2],
-    ['--reason: too long', ['LINK', '--reason', 'r'.repeat(1_001)], 2],
-    ['ID: not a valid id', ['not-a-uuid', '--reason', 'x'], 2],
-    ['not_found', ['00000000-0000-4000-8000-000000000000', '--reason', 'x'], 3],
+    ['usage_error: --reason: required', ['LINK'], 2],
+    ['usage_error: --reason: too long (1001 characters, at most 1000)', ['LINK', '--reason', 'r'.repeat(1_001)], 2],
+    ['usage_error: ID: not a valid id (expected a UUID): not-a-uuid', ['not-a-uuid', '--reason', 'x'], 2],
+    ['not_found: The personal link was not found or is not accessible with this key.', ['00000000-0000-4000-8000-000000000000', '--reason', 'x'], 3],
   ])('refuses: %s', async (message, args, code) => {
     const id = await newLink();
     const run = await svc(['links', 'cancel', ...args.map((arg) => (arg === 'LINK' ? id : arg))], { env });
     expect(run.exitCode).toBe(code);
-    expect(run.stderr).toContain(message);
+    expect(run.stderr).toBe(`error: ${message}\n`);
+    expect(run.stdout).toBe('');
   });
 });
 
 // Changes the account's settings, so it runs alone, after the concurrent tests.
 describe('links create with a required custom field', () => {
-  it('exits 1 with the service\'s errors[] naming a required custom field left unanswered (no /me read first)', async () => {
+  it('exits 2 naming a required custom field left unanswered', async () => {
     const me = JSON.parse((await svc(['me', '-o', 'json'], { env })).stdout);
     const playerId = me.tenant.customFields.find((field: { label: string }) => field.label === 'Player ID');
     await sandbox.admin('PATCH', '/settings', { requiredCustomFieldIds: [playerId.id] });
@@ -170,7 +219,7 @@ describe('links create with a required custom field', () => {
       expect(run.exitCode).toBe(1);
       expect(run.stderr).toBe(
         `error: invalid_request: customFields: The required field "Player ID" (${playerId.id}) is not answered.\n` +
-          `  customFields: invalid: The required field "Player ID" (${playerId.id}) is not answered.`,
+          `  customFields: invalid: The required field "Player ID" (${playerId.id}) is not answered.\n`,
       );
       expect(run.stdout).toBe('');
     } finally {
