@@ -178,8 +178,8 @@ async function webhookCheck(ctx: Context, me: MeResult | undefined, test: boolea
 async function render(ctx: Context, checks: Check[]): Promise<void> {
   const output = await ctx.output();
   const plain = checks.map(({ check, ok, detail }) => ({ check, ok, detail }));
-  if (output.format === 'json') return ctx.io.write(`${JSON.stringify(plain, null, 2)}\n`);
-  if (output.format === 'jsonl') return ctx.io.write(plain.map((check) => `${JSON.stringify(check)}\n`).join(''));
+  if (output.format === 'json') return ctx.io.write(`${output.json(plain, 2)}\n`);
+  if (output.format === 'jsonl') return ctx.io.write(plain.map((check) => `${output.json(check)}\n`).join(''));
   if (output.format === 'csv') {
     const csv = output.csv(['check', 'ok', 'detail']);
     await csv.items(plain);
@@ -195,9 +195,7 @@ async function render(ctx: Context, checks: Check[]): Promise<void> {
 
 /** Where a profile's key is kept. */
 function storageOf(profile: ResolvedProfile): string {
-  // A keyring-backed profile (added alongside) tells where its key lives; older profiles are in the file.
-  const storage = (profile as ResolvedProfile & { keyStorage?: unknown }).keyStorage;
-  return typeof storage === 'string' ? storage : 'config file';
+  return profile.stored?.apiKey === undefined && profile.stored?.keyring?.apiKey ? 'OS keyring' : 'config file';
 }
 
 async function statOrNone(path: string) {

@@ -91,9 +91,9 @@ async function render(output: Output, found: Found, events: SvcEvent[]): Promise
   const chosen = events.map((event) => output.select(event));
   switch (output.format) {
     case 'json':
-      return output.io.write(`${JSON.stringify({ kind: found.kind, record: found.record, events: chosen }, null, 2)}\n`);
+      return output.io.write(`${output.json({ kind: found.kind, record: found.record, events: chosen }, 2)}\n`);
     case 'jsonl':
-      return output.io.write(chosen.map((event) => `${JSON.stringify(event)}\n`).join(''));
+      return output.io.write(chosen.map((event) => `${output.json(event)}\n`).join(''));
     case 'csv': {
       const csv = output.csv(output.fields ?? defaultColumns('event'));
       await csv.items(events);

@@ -35,7 +35,7 @@ export async function runList<T>(
     columns: spec.columns,
     csvColumns: RESOURCE_OF_PATH[spec.path] ? defaultColumns(RESOURCE_OF_PATH[spec.path]) : undefined,
     noun: spec.noun,
-    nextHint: flags.all ? undefined : (cursor) => nextPageCommand(spec.command, ctx.options, { ...spec.filters, '--limit': flags.limit, '--after': cursor }),
+    nextHint: flags.all ? undefined : (cursor) => nextPageCommand(spec.command, ctx.options, { ...spec.filters, '--fields': ctx.options.fields?.join(','), '--limit': flags.limit, '--after': cursor }),
   });
 }
 
@@ -50,6 +50,8 @@ const GLOBAL_FLAGS: { [K in keyof GlobalOptions]-?: (value: GlobalOptions[K]) =>
   timeout: (value) => (value ? [flagWithValue('--timeout', value)] : []),
   maxRetries: (value) => (value ? [flagWithValue('--max-retries', value)] : []),
   rate: (value) => (value ? [flagWithValue('--rate', value)] : []),
+  // --fields belongs to the command, so it is repeated among the command's flags instead.
+  fields: () => [],
 };
 
 /**

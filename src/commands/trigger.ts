@@ -19,6 +19,7 @@ import * as validate from '../core/validate.js';
 import { feed, type FeedEvent } from './events/feed.js';
 import type { DeliveryRecord as Delivery } from '../sandbox/webhooks.js';
 import { SandboxAdmin } from './trigger-sandbox.js';
+import { jsonText } from '../core/sanitize.js';
 
 export interface TriggerOptions {
   link?: string;
@@ -100,7 +101,7 @@ async function ping(ctx: Context, client: ApiClient, admin: SandboxAdmin, me: Me
   const seen = (await admin.call<{ items: Delivery[] }>('GET', '/deliveries')).items.length;
   const result = (await client.post<{ responseStatus: number | null; error: string | null }>('/webhooks:test', {}, { retry: false, signal: ctx.signal })).body;
   const delivered = (await admin.call<{ items: Delivery[] }>('GET', '/deliveries')).items.slice(seen).filter((d) => d.type === 'ping' && d.keyName === me.key.name);
-  for (const delivery of delivered) await ctx.io.write(`${JSON.stringify(delivery)}\n`);
+  for (const delivery of delivered) await ctx.io.write(`${jsonText(delivery, undefined, ctx.io.stdoutIsTTY)}\n`);
   const status = result?.responseStatus;
   if (typeof status === 'number' && status >= 200 && status < 300) return ExitCode.ok;
   throw new FailureError(`the ping was not accepted: ${terminalSafeLine(result?.error ?? `receiver answered ${status}`)}`, 'webhook_test_failed');

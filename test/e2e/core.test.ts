@@ -60,11 +60,16 @@ describe('a real process', () => {
   });
 
   it('login reads the key from its standard input and a later run uses the profile', async () => {
-    const env = { SVC_CONFIG_DIR: tempDir() };
+    const configDir = tempDir();
+    // No keyring here (as in CI): the key goes to the 0600 file, and login says so.
+    const env = { SVC_CONFIG_DIR: configDir, SVC_KEYRING: '0' };
     const key = sandbox.key('full').apiKey;
     const login = await svc(['login', '--profile', 'piped', '--base-url', sandbox.baseUrl, '--api-key-stdin'], { env, input: `${key}\n` });
     expect(login.exitCode, login.stderr).toBe(0);
-    expect(login.stderr).toBe(`Logged in as key full (svc_live_…${key.slice(-4)}, scopes PERSONAL_LINKS, REWARD_STORES) at ${sandbox.baseUrl}; saved as profile piped.`);
+    expect(login.stderr).toBe(
+      `Logged in as key full (svc_live_…${key.slice(-4)}, scopes PERSONAL_LINKS, REWARD_STORES) at ${sandbox.baseUrl}; saved as profile piped.\n` +
+        `note: no OS keyring is usable here; the key went to ${join(configDir, 'config.json')} (mode 0600).`,
+    );
     const me = await svc(['--profile', 'piped', 'me'], { env });
     expect(me.exitCode).toBe(0);
     expect(JSON.parse(me.stdout).key.name).toBe('full');
@@ -86,7 +91,7 @@ describe('a real process', () => {
     const me = await svc(['--profile', 'sandbox', 'me'], { env: { SVC_CONFIG_DIR: configDir } });
     expect(JSON.parse(me.stdout).key.name).toBe('full');
     const ls = JSON.parse((await svc(['profiles', 'ls', '-o', 'json'], { env: { SVC_CONFIG_DIR: configDir } })).stdout);
-    expect(ls).toEqual([{ name: 'sandbox', baseUrl: info.baseUrl, apiKey: expect.stringMatching(/^svc_live_…\w{4}$/), webhookSecret: true, default: false }]);
+    expect(ls).toEqual([{ name: 'sandbox', baseUrl: info.baseUrl, apiKey: expect.stringMatching(/^svc_live_…\w{4}$/), webhookSecret: true, storage: 'file', default: false }]);
     const exited = new Promise<number | null>((resolveExit) => child.once('exit', resolveExit));
     child.kill('SIGINT');
     expect(await exited).toBe(0);

@@ -37,7 +37,7 @@ describe('svc sandbox logging', () => {
     await callMe(sandbox);
     await sandbox.stop();
     expect(sandbox.stderr().split('\n')).toEqual([
-      `sandbox listening on ${origin(sandbox)} (seed 1); admin API at ${sandbox.adminUrl}`,
+      `sandbox listening on ${origin(sandbox)} (seed 1, random keys); admin API at ${sandbox.adminUrl}`,
       'sandbox stopped',
       '',
     ]);
@@ -51,7 +51,7 @@ describe('svc sandbox logging', () => {
     await callMe(sandbox);
     await sandbox.stop();
     const lines = sandbox.stderr().split('\n');
-    expect(lines[0]).toBe(`sandbox listening on ${origin(sandbox)} (seed 1); admin API at ${sandbox.adminUrl}`);
+    expect(lines[0]).toBe(`sandbox listening on ${origin(sandbox)} (seed 1, random keys); admin API at ${sandbox.adminUrl}`);
     expect(lines[1]).toMatch(/^GET \/v1\/me 200 [\d.]+ms$/);
     expect(lines.slice(2)).toEqual(['sandbox stopped', '']);
   });

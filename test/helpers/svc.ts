@@ -80,11 +80,8 @@ export async function startSandbox(args: string[] = []): Promise<SandboxHandle> 
     },
     async stop() {
       await stopChild(child);
-      const violations = stderr.split('
-').filter((line) => line.includes('response does not match the API description'));
-      if (violations.length > 0) throw new Error(`sandbox answers disagree with openapi/openapi.yaml:
-${violations.join('
-')}`);
+      const violations = stderr.split('\n').filter((line) => line.includes('response does not match the API description'));
+      if (violations.length > 0) throw new Error(`sandbox answers disagree with openapi/openapi.yaml:\n${violations.join('\n')}`);
     },
   };
   return handle;

@@ -35,7 +35,7 @@ COMP_WORDS=(svc -o); COMP_CWORD=2; COMP_WORDS+=(""); _svc_complete; echo "\${COM
     const out = execFileSync('bash', ['-c', script], { encoding: 'utf8' }).split('\n');
     expect(out[0]).toBe('create');
     expect(out[1]).toBe('--campaign');
-    expect(out[2]).toBe('table json jsonl');
+    expect(out[2]).toBe('table json jsonl csv');
   });
 
   it('every command and group has examples in its help', () => {

@@ -203,7 +203,7 @@ describe('shortId and FORMATS', () => {
     expect([shortId(null), shortId(undefined), shortId('')]).toEqual(['', '', '']);
   });
 
-  it('the formats are table, json and jsonl', () => {
-    expect(FORMATS).toEqual(['table', 'json', 'jsonl']);
+  it('the formats are table, json, jsonl and csv', () => {
+    expect(FORMATS).toEqual(['table', 'json', 'jsonl', 'csv']);
   });
 });

@@ -5,6 +5,7 @@ import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { maskKey } from '../../core/secrets.js';
 import { readStdinLines } from '../../core/stdin.js';
+import { terminalSafeLine } from '../../core/sanitize.js';
 
 interface Options {
   apiKeyStdin?: boolean;
@@ -32,7 +33,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   await config.setProfile(name, profile);
   if (!config.currentProfile) await config.setCurrentProfile(name);
   ctx.io.info(
-    `Logged in as key ${me.key?.name ?? '?'} (${maskKey(apiKey)}, scopes ${(me.key?.scopes ?? []).join(', ')}) at ${baseUrl}; saved as profile ${name}.`,
+    terminalSafeLine(`Logged in as key ${me.key?.name ?? '?'} (${maskKey(apiKey)}, scopes ${(me.key?.scopes ?? []).join(', ')}) at ${baseUrl}; saved as profile ${name}.`),
   );
   const what = webhookSecret === undefined ? 'the key' : 'the key and webhook secret';
   ctx.io.info(inKeyring ? `Stored ${what} in the OS keyring.` : `note: no OS keyring is usable here; ${what} went to ${config.path} (mode 0600).`);

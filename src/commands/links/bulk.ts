@@ -17,6 +17,7 @@ import { Progress } from './bulk-progress.js';
 import { RowKeys, prepareRow, invalidRow, type PreparedRow, type RowProblem } from './bulk-rows.js';
 import { FIELD_PREFIX, readRows, type SourceRow } from './bulk-source.js';
 import type { CreateOptions } from './create.js';
+import { jsonText } from '../../core/sanitize.js';
 
 const DEFAULT_CONCURRENCY = 8;
 /** The client's agent keeps 64 connections; more in flight would only queue. */
@@ -83,7 +84,7 @@ export async function runBulk(ctx: Context, opts: CreateOptions): Promise<number
   try {
     for await (const result of mapOrdered(rows, sendRow, { concurrency, window: concurrency * WINDOW_PER_WORKER })) {
       count(tally, result);
-      await ctx.io.write(`${JSON.stringify(resultLine(result))}\n`);
+      await ctx.io.write(`${jsonText(resultLine(result), undefined, ctx.io.stdoutIsTTY)}\n`);
       progress?.update(tally.total, tally.failed);
     }
     finished = true;

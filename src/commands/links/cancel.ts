@@ -10,6 +10,7 @@ import { ApiError, FailureError } from '../../core/errors.js';
 import * as validate from '../../core/validate.js';
 import { LIMITS, RequestChecks, checkIdempotencyKey, lengthRule } from '../fields.js';
 import { renderLink } from './show.js';
+import { terminalSafeLine } from '../../core/sanitize.js';
 
 export interface CancelOptions {
   reason?: string;
@@ -40,7 +41,7 @@ export async function run(ctx: Context, opts: CancelOptions, [id]: string[]): Pr
     throw error instanceof ApiError && error.code === 'not_cancellable' ? explainNotCancellable(error) : error;
   }
   const output = await ctx.output();
-  if (ctx.format === 'table') ctx.io.info(`Link ${link.id} is cancelled${link.cancelledAt ? ` (since ${link.cancelledAt})` : ''}.`);
+  if (ctx.format === 'table') ctx.io.info(terminalSafeLine(`Link ${link.id} is cancelled${link.cancelledAt ? ` (since ${link.cancelledAt})` : ''}.`));
   await output.object(link, async (value) => renderLink(output, value, await fieldLabels(client, ctx.signal)));
 }
 

@@ -48,7 +48,7 @@ export async function run(ctx: Context, opts: PlaceOptions): Promise<void> {
   const order = await placeWithConsent(ctx, client, body, idempotencyKey, shown, opts.fromFile !== undefined ? 'file' : 'flags', correct);
   const output = await ctx.output();
   if (ctx.format === 'table') {
-    ctx.io.info(output.chalk.green(`Order ${order.reference} placed: deduct ${formatPrice(order.coinPrice, order.currency)} from the player.`));
+    ctx.io.info(output.chalk.green(terminalSafeLine(`Order ${order.reference} placed: deduct ${formatPrice(order.coinPrice, order.currency)} from the player.`)));
   }
   await output.object(order, async (value) => renderOrder(output, value, labels ?? (await fieldLabels(client, ctx.signal))));
 }
@@ -103,7 +103,7 @@ function correctRefused(ctx: Context, draft: Draft): Correct {
 /** The order as the person will be charged for it, then yes/no. Shown on stderr, never stored. */
 async function confirm(ctx: Context, body: PlaceOrderRequest, shown: Shown | undefined): Promise<void> {
   const { chalk } = await ctx.output();
-  for (const line of summary(body, shown)) ctx.io.info(line.replace(/^(\S[^:]*:)/, (label) => chalk.bold(label)));
+  for (const line of summary(body, shown)) ctx.io.info(terminalSafeLine(line).replace(/^(\S[^:]*:)/, (label) => chalk.bold(label)));
   const price = shown ? formatPrice(body.coinPrice, shown.store.currency) : body.coinPrice;
   if (!(await ctx.prompter().confirm(`Place this order for ${price}?`, false))) throw new FailureError('order not placed: you declined', 'declined');
 }
@@ -156,13 +156,13 @@ async function placeWithConsent(
       const current = error.problem.coinPrice;
       if (error.code !== 'price_changed' || !current || !ctx.io.canPrompt()) throw explainOrderRefusal(error, body, source);
       const price = (value: string) => (shown ? formatPrice(value, shown.store.currency) : value);
-      ctx.io.info(`The price changed: the order was sent at ${price(body.coinPrice)}, the gift now costs ${price(current)}. Nothing was ordered.`);
+      ctx.io.info(terminalSafeLine(`The price changed: the order was sent at ${price(body.coinPrice)}, the gift now costs ${price(current)}. Nothing was ordered.`));
       if (!(await ctx.prompter().confirm(`Place the order again at ${price(current)}?`, false))) {
         throw new FailureError(`order not placed: the price changed to ${current} and you declined it`, 'price_changed');
       }
       body = { ...body, coinPrice: current };
       idempotencyKey = ApiClient.newIdempotencyKey();
-      ctx.io.info(`note: placing again at ${price(current)} with a new Idempotency-Key ${idempotencyKey}`);
+      ctx.io.info(terminalSafeLine(`note: placing again at ${price(current)} with a new Idempotency-Key ${idempotencyKey}`));
     }
   }
 }

@@ -30,7 +30,7 @@ export async function run(ctx: Context, opts: DueOptions): Promise<number | void
     for await (const element of dueRefunds({ client, ledger, after, follow: false, intervalMs: 0, signal: ctx.signal })) {
       if (element.kind !== 'page') continue;
       if (output.format === 'jsonl') {
-        if (element.refunds.length > 0) await output.io.write(element.refunds.map((refund) => `${JSON.stringify(refund)}\n`).join(''));
+        if (element.refunds.length > 0) await output.io.write(element.refunds.map((refund) => `${output.json(refund)}\n`).join(''));
       } else if (array) {
         await array.items(element.refunds);
       } else {

@@ -42,7 +42,7 @@ export async function run(ctx: Context, opts: MarkOptions, args: string[]): Prom
         refundedAt: new Date().toISOString(),
       };
       await ledger.append(entry);
-      if (output.format === 'jsonl') await output.io.write(`${JSON.stringify(entry)}\n`);
+      if (output.format === 'jsonl') await output.io.write(`${output.json(entry)}\n`);
       else if (array) await array.items([entry]);
       else await output.io.write(`marked ${orderId} as refunded${entry.coinPrice === null ? ' (price unknown)' : ` (${terminalSafeLine(entry.coinPrice)})`}\n`);
     }

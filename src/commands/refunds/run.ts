@@ -104,7 +104,7 @@ export async function run(ctx: Context, opts: RunOptions): Promise<number | void
   }
 
   async function report(entry: LedgerEntry): Promise<void> {
-    if (output.format === 'jsonl') await output.io.write(`${JSON.stringify(entry)}\n`);
+    if (output.format === 'jsonl') await output.io.write(`${output.json(entry)}\n`);
     else if (array) await array.items([entry]);
     else await output.io.write(`refunded ${terminalSafeLine(entry.orderId)}  ${terminalSafeLine(entry.coinPrice ?? '?')} ${terminalSafeLine(currencyName(entry.currency))}\n`);
   }
