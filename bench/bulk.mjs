@@ -3,9 +3,9 @@
 // The bar: at least 90% of the key's rate, i.e. under 22.3 s with no row failing.
 // Usage: node bench/bulk.mjs [--rows 400] [--rate-limit 1200] [--client-rate 1200] [--concurrency 8] [--drain]
 // (build first: npm run build). --client-rate is passed as svc's --rate; 0 leaves svc's default.
-// The sandbox's token bucket starts full (a minute's worth), so a fresh run of 400 rows is a burst;
-// --drain first spends the bucket with a throw-away backfill, so the figure is the sustained rate
-// (every request then waits for a token, and the client must adapt to 429 and Retry-After).
+// The sandbox allows N requests in any 60 s, so on a fresh sandbox 400 rows are one burst under the
+// limit; --drain first fills the minute with a throw-away backfill, so the figure is the sustained
+// rate (each request then waits for the window to slide, and the client must adapt to 429 and Retry-After).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
