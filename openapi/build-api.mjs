@@ -65,6 +65,27 @@ function queryParameters(doc, op) {
   return (op.parameters ?? []).map((p) => deref(doc, p)).filter((p) => p.in === 'query');
 }
 
+/**
+ * The fields of an answer schema, for `--fields` and CSV columns: `true` for a leaf (a scalar, an
+ * array, a map), an object of its own fields for a nested object. A nullable object is its object;
+ * a oneOf/anyOf of several objects (the event envelope) is the union of their fields.
+ */
+function fieldShape(doc, node, depth = 0) {
+  const schema = deref(doc, node);
+  const variants = (schema.anyOf ?? schema.oneOf ?? []).map((variant) => deref(doc, variant)).filter((variant) => variant.type !== 'null');
+  if (variants.length > 0) return variants.map((variant) => fieldShape(doc, variant, depth)).reduce(mergeShapes);
+  if (!schema.properties || depth > 6) return true;
+  return Object.fromEntries(Object.entries(schema.properties).map(([name, child]) => [name, fieldShape(doc, child, depth + 1)]));
+}
+
+function mergeShapes(a, b) {
+  if (a === true) return b;
+  if (b === true) return a;
+  const merged = { ...a };
+  for (const [name, shape] of Object.entries(b)) merged[name] = name in merged ? mergeShapes(merged[name], shape) : shape;
+  return merged;
+}
+
 function constantsModule(doc, ops) {
   const s = doc.components.schemas;
   const prop = (schema, name) => deref(doc, s[schema].properties[name]);
@@ -130,6 +151,8 @@ function constantsModule(doc, ops) {
   out += `/** Regular expressions of the document's string formats (source text; build with new RegExp(…, 'u')). */\nexport const PATTERNS = ${JSON.stringify(patterns, null, 2)} as const;\n`;
   out += `/** Every operation: method, path under the base URL, operationId and the scope it needs. */\nexport const OPERATIONS = ${JSON.stringify(opList, null, 2)} as const;\n`;
   out += `export type OperationId = (typeof OPERATIONS)[number]['operationId'];\n`;
+  const shapes = Object.fromEntries(['Campaign', 'PersonalLink', 'RewardStoreOrder', 'RewardStoreSummary', 'RewardStore', 'Me', 'Event'].map((name) => [name, fieldShape(doc, s[name])]));
+  out += `/** The fields of each answer object (\`true\` a leaf, else its own fields), for --fields and CSV columns. */\nexport const FIELD_SHAPES = ${JSON.stringify(shapes, null, 2)} as const;\n`;
   out += `/** Required members of each operation's body and query, as dotted paths (\`[]\` for any index). */\nexport const REQUIRED_FIELDS: Partial<Record<OperationId, readonly string[]>> = ${JSON.stringify(required)};\n`;
   out += `/** Query parameters of integer type, per operation (query strings are text until read). */\nexport const QUERY_INTEGERS: Partial<Record<OperationId, readonly string[]>> = ${JSON.stringify(integers)};\n`;
   return out;
