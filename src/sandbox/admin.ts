@@ -1,3 +1,4 @@
+import { API_LIMITS } from '../api/types.js';
 import { formatNullableTimestamp, formatTimestamp } from './clock.js';
 import { ApiProblem, invalidField, notFound } from './errors.js';
 import { type Faults, readFaultsBody } from './faults.js';
@@ -152,7 +153,7 @@ const routes: AdminRoute[] = [
       const errors = new FieldErrors();
       const campaignId = errors.optionalUuid(body.campaignId, 'campaignId');
       const brandId = errors.requiredUuid(body.brandId, 'brandId');
-      const fullName = errors.requiredString(body.fullName, 'fullName', 255);
+      const fullName = errors.requiredString(body.fullName, 'fullName', API_LIMITS.linkFullName);
       const customFields = readCustomFieldAnswers(body.customFields, state.tenant.customFields, errors);
       if (brandId !== undefined && state.brand(brandId) === undefined) errors.add('brandId', 'invalid', `There is no brand ${brandId}.`);
       errors.throwIfAny();

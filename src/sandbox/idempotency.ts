@@ -1,3 +1,4 @@
+import { API_LIMITS } from '../api/types.js';
 import { createHash } from 'node:crypto';
 import { MICROS_PER_DAY, type VirtualClock } from './clock.js';
 import { ApiProblem } from './errors.js';
@@ -5,7 +6,7 @@ import type { IdempotencyMode } from './router.js';
 import { canonicalJson } from '../core/canonical-json.js';
 
 const RETENTION_MICROS = 7 * MICROS_PER_DAY;
-const MAX_KEY_LENGTH = 255;
+const MAX_KEY_LENGTH = API_LIMITS.idempotencyKey;
 
 export interface StoredResponse {
   status: number;

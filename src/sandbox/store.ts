@@ -1,3 +1,4 @@
+import type { GiftNotAvailableReason } from '../api/types.js';
 import { MICROS_PER_DAY, formatTimestamp, type VirtualClock } from './clock.js';
 import type { SeededRandom } from './random.js';
 import {
@@ -32,13 +33,7 @@ const LINK_MOVE_STAMPS: Partial<Record<LinkStatus, 'approvedAt' | 'claimedAt' | 
 export type StorePhase = 'SCHEDULED' | 'LIVE' | 'ENDED';
 
 /** Why a gift cannot be ordered now (spec: `reason` of gift_not_available). */
-export type GiftUnavailableReason =
-  | 'NOT_IN_STORE'
-  | 'NOT_PUBLISHED'
-  | 'NOT_USABLE_BY_BRAND'
-  | 'NOT_SOLD_IN_COUNTRY'
-  | 'NOT_AVAILABLE_NOW'
-  | 'NO_SELECTABLE_COMBINATION';
+export type GiftUnavailableReason = GiftNotAvailableReason;
 
 /** Thrown by state transitions that the current status does not allow (admin answers 409). */
 export class TransitionError extends Error {}
