@@ -68,10 +68,23 @@ describe('refunds due', () => {
     for (const order of orders) await cancel(order.id);
     const result = await run('-o', 'table', 'refunds', 'due', '--ledger', LEDGER());
     expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('');
     const total = orders.reduce((sum: bigint, order: { coinPrice: string }) => sum + BigInt(order.coinPrice), 0n);
-    const lines = result.stdout.trimEnd().split('\n');
-    expect(lines.at(-1)).toBe(`Total ${orders[0].currency.name}: ${total} in 3 refunds`);
-    for (const order of orders) expect(result.stdout).toContain(order.id);
+    // Off a terminal the table is 80 wide: the order ids stay whole, so CANCELLED AT (the least needed
+    // column, shown whole or not at all) gives way; the others are at their natural widths.
+    const widths = [36, 10, 10, 10];
+    const row = (cells: string[]) => `│${cells.map((cell, i) => ` ${cell.padEnd(widths[i])} `).join('│')}│`;
+    const rule = (left: string, middle: string, right: string) => `${left}${widths.map((width) => '─'.repeat(width + 2)).join(middle)}${right}`;
+    expect(result.stdout).toBe(
+      [
+        rule('┌', '┬', '┐'),
+        row(['ORDER ID', 'COIN PRICE', 'CURRENCY', 'REFERENCE']),
+        ...orders.map((order) => row([order.id, order.coinPrice, order.currency.name, String(order.reference)])),
+        rule('└', '┴', '┘'),
+        `Total ${orders[0].currency.name}: ${total} in 3 refunds`,
+        '',
+      ].join('\n'),
+    );
   });
 
   it('a repeated order.cancelled for one orderId is one refund (feed delivers at least once)', async () => {

@@ -38,7 +38,11 @@ const payloadFile = (body: string) => {
 const verify = (header: string, body = BODY, extra: string[] = []) =>
   svc(['verify-signature', '--header', header, '--payload-file', payloadFile(body), '--now', String(T), ...extra], { env: { SVC_CONFIG_DIR: configDir } });
 
-/** The JSON evidence of one verification: every field, those a case does not name at their usual values. */
+/**
+ * The JSON evidence of one verification: every field, those a case does not name at their usual values.
+ * `expected` is null unless a signature the header carries matches: svc never prints the signature it
+ * expected for a failure (that would make it a signing oracle).
+ */
 function report(fields: Record<string, unknown>): Record<string, unknown> {
   return {
     valid: false,
@@ -53,7 +57,7 @@ function report(fields: Record<string, unknown>): Record<string, unknown> {
     toleranceSeconds: 300,
     signatures: [],
     otherSchemes: [],
-    expected: sign(SECRET, `${T}.${BODY}`),
+    expected: null,
     signatureMatches: false,
     secretSource: 'profile default',
     ...fields,
@@ -69,7 +73,7 @@ describe('verify-signature', () => {
     const v1 = sign(SECRET, `${T}.${BODY}`);
     const result = await verify(`t=${T},v0=old,v1=${'0'.repeat(64)},v1=${v1}`, BODY, ['-o', 'json']);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toBe(`${JSON.stringify(report({ ...VALID, signatures: ['0'.repeat(64), v1], otherSchemes: ['v0'] }), null, 2)}\n`);
+    expect(result.stdout).toBe(`${JSON.stringify(report({ ...VALID, signatures: ['0'.repeat(64), v1], otherSchemes: ['v0'], expected: v1 }), null, 2)}\n`);
     expect(result.stderr).toBe('');
   });
 
@@ -84,14 +88,14 @@ describe('verify-signature', () => {
         cause: 'secret_whitespace',
         causes: [{ code: 'secret_whitespace', message: 'the secret you gave carries whitespace (a newline or spaces); the sender used it without' }],
         signatures: [v1],
-        expected: sign(` ${SECRET}`, `${T}.${BODY}`),
         secretSource: '--secret-stdin',
       }),
     );
     expect(padded.stderr).toBe('{"code":"invalid_signature","detail":"no_matching_signature: none of the 1 v1 signature matches the payload and secret"}\n');
+    expect(padded.stdout + padded.stderr).not.toContain(sign(` ${SECRET}`, `${T}.${BODY}`).slice(0, 8));
     const exact = await svc(args, { input: `${SECRET}\r\n`, env: { SVC_CONFIG_DIR: configDir } });
     expect(exact.exitCode).toBe(0);
-    expect(JSON.parse(exact.stdout)).toEqual(report({ ...VALID, signatures: [v1], secretSource: '--secret-stdin' }));
+    expect(JSON.parse(exact.stdout)).toEqual(report({ ...VALID, signatures: [v1], expected: v1, secretSource: '--secret-stdin' }));
   });
 
   it('shows a verdict and the evidence to a person', async () => {
@@ -105,11 +109,12 @@ describe('verify-signature', () => {
         `  t         ${T - 42} (2025-11-21T09:59:18Z)`,
         `  skew      -42s from now (${T}); tolerance ±300s`,
         `  v1        ${v1}`,
-        `  expected  ${sign(SECRET, `${T - 42}.${BODY}`)}  (secret from profile default)`,
         '',
       ].join('\n'),
     );
     expect(result.stderr).toBe(NO_MATCH);
+    // Never the signature it expected (a signing oracle), nor a prefix of it.
+    expect(result.stdout + result.stderr).not.toContain(sign(SECRET, `${T - 42}.${BODY}`).slice(0, 8));
   });
 
   it.each([
@@ -121,9 +126,10 @@ describe('verify-signature', () => {
     const result = await verify(`t=${T},v1=${v1}`, body);
     expect(result.exitCode).toBe(1);
     const evidence = JSON.parse(result.stdout);
-    expect(evidence).toEqual(report({ cause, causes: [{ code: cause, message: evidence.causes[0]?.message }], signatures: [v1], expected: sign(SECRET, `${T}.${body}`) }));
+    expect(evidence).toEqual(report({ cause, causes: [{ code: cause, message: evidence.causes[0]?.message }], signatures: [v1] }));
     expect(evidence.causes[0].message).toEqual(expect.any(String));
     expect(result.stderr).toBe(NO_MATCH);
+    expect(result.stdout + result.stderr).not.toContain(sign(SECRET, `${T}.${body}`).slice(0, 8));
   });
 
   it('names the stored profile whose secret matches, never the secret', async () => {

@@ -52,11 +52,11 @@ export async function run(ctx: Context, opts: DueOptions): Promise<number | void
 export async function dueTable(output: Output, refunds: readonly Refund[]): Promise<string> {
   const table = await output.table(
     [
-      { header: 'ORDER ID', value: (r: Refund) => terminalSafeLine(r.orderId) },
+      { header: 'ORDER ID', value: (r: Refund) => terminalSafeLine(r.orderId), id: true },
       { header: 'COIN PRICE', value: (r: Refund) => terminalSafeLine(r.coinPrice ?? '?') },
       { header: 'CURRENCY', value: (r: Refund) => terminalSafeLine(currencyName(r.currency)) },
-      { header: 'REFERENCE', value: (r: Refund) => terminalSafeLine(r.reference ?? '') },
-      { header: 'CANCELLED AT', value: (r: Refund) => terminalSafeLine(r.cancelledAt ?? '') },
+      { header: 'REFERENCE', value: (r: Refund) => terminalSafeLine(r.reference ?? ''), id: true, priority: 2 },
+      { header: 'CANCELLED AT', value: (r: Refund) => terminalSafeLine(r.cancelledAt ?? ''), id: true, priority: 1 },
     ],
     [...refunds],
   );
