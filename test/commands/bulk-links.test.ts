@@ -93,7 +93,7 @@ Lines",${campaign.brandIds[1]},,silver,no`,
     expect(ok.stderr).toMatch(summary('created 1, replayed 0, failed 0 of 1 rows'));
     const unknown = await svc(['links', 'create', '--from-file', '-'], { env, input: 'campaignId,name\nx,y\n' });
     expect(unknown.exitCode).toBe(2);
-    expect(unknown.stderr).toBe('error: usage_error: --from-file: unknown column "name" (columns: campaignId, fullName, brandId, email, message, locale, idempotencyKey and field:<id or label>)\n');
+    expect(unknown.stderr).toBe('error: usage_error: standard input: unknown column "name" (known: campaignId, fullName, brandId, email, message, locale, field:<id or label>, idempotencyKey)\n');
     expect(unknown.stdout).toBe('');
     const flags = await svc(['links', 'create', '--from-file', '-', '--campaign', campaign.id], { env, input: '' });
     expect(flags.exitCode).toBe(2);

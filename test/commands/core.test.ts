@@ -145,7 +145,7 @@ describe('malformed invocations exit 2 before any request', () => {
     ['store without country', ['stores', 'show', UUID, '--brand', UUID], '--country: required (two-letter delivery country, e.g. DE)'],
     ['store bad country', ['stores', 'show', UUID, '--brand', UUID, '--country', 'DEU'], '--country: must be a two-letter ISO 3166-1 country code, got DEU'],
     ['store bad locale', ['stores', 'show', UUID, '--brand', UUID, '--country', 'DE', '--locale', 'german!'], '--locale: not a language tag such as en-US or de-DE: german!'],
-    ['bad output', ['-o', 'yaml', 'me'], "option '-o, --output <format>' argument 'yaml' is invalid. Allowed choices are table, json, jsonl."],
+    ['bad output', ['-o', 'yaml', 'me'], "option '-o, --output <format>' argument 'yaml' is invalid. Allowed choices are table, json, jsonl, csv."],
     ['bad timeout', ['--timeout', '-1', 'me'], '--timeout: must be a positive number, got -1'],
     ['bad max-retries', ['--max-retries', 'x', 'me'], '--max-retries: must be a whole number ≥ 0, got x'],
     ['bad rate', ['--rate', '0', 'me'], '--rate: must be a whole number ≥ 1, got 0'],

@@ -49,10 +49,10 @@ describe('the next-page hint', () => {
 
   for (const cursor of hostileCursors) {
     it(`keeps --profile, --base-url and the other global options, and quotes the cursor ${JSON.stringify(cursor)}: sh runs svc and nothing else`, async () => {
-      const globals = ['--profile', 'ci team', '--base-url', api.baseUrl, '--timeout', '9', '--max-retries', '1', '--no-color'];
+      const globals = ['--profile', 'ci-team.2', '--base-url', api.baseUrl, '--timeout', '9', '--max-retries', '1', '--no-color'];
       const hint = await hintFor(cursor, globals);
       const after = cursor.startsWith('-') ? [`--after=${cursor}`] : ['--after', cursor];
-      const expected = ['--profile', 'ci team', '--base-url', api.baseUrl, '--no-color', '--timeout', '9', '--max-retries', '1', 'links', 'ls', '--campaign', CAMPAIGN, '--status', 'ACTIVE', '--limit', '1', ...after];
+      const expected = ['--profile', 'ci-team.2', '--base-url', api.baseUrl, '--no-color', '--timeout', '9', '--max-retries', '1', 'links', 'ls', '--campaign', CAMPAIGN, '--status', 'ACTIVE', '--limit', '1', ...after];
       expect(argvWhenPasted('sh', hint)).toEqual(expected);
       expect(existsSync(join(dir, 'pwned'))).toBe(false);
     });
@@ -63,6 +63,13 @@ describe('the next-page hint', () => {
     const hint = await hintFor(cursor, []);
     expect(hint).toBe(String.raw`svc links ls --campaign ${CAMPAIGN} --status ACTIVE --limit 1 --after $'c\x1b]0;t\x07\xc2\x9b2J\xe2\x80\xae'`.replace('${CAMPAIGN}', CAMPAIGN));
     expect(argvWhenPasted('bash', hint)).toEqual(['links', 'ls', '--campaign', CAMPAIGN, '--status', 'ACTIVE', '--limit', '1', '--after', cursor]);
+  });
+
+  it('repeats --fields among the command\'s flags, so the next page has the same columns', async () => {
+    api.on('GET /personal-links?status=ACTIVE&limit=1', { body: { items: [LINK], nextCursor: 'c2' } });
+    const result = await runAtTerminal(['links', 'ls', '--status', 'ACTIVE', '--fields', 'id,status', '--limit', '1'], { SVC_API_KEY: 'svc_live_test0000000000', SVC_BASE_URL: api.baseUrl, SVC_CONFIG_DIR: join(dir, 'config') }, 120);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('More links: svc links ls --status ACTIVE --fields id,status --limit 1 --after c2\n');
   });
 
   it('is not printed when stderr is not a terminal', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cleanup.js';
 import { svc } from '../helpers/run.js';
+import { runAtTerminal } from '../helpers/tty.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 
 let sandbox: InProcessSandbox;
@@ -57,14 +58,14 @@ describe('read commands', () => {
     // Custom fields read by their labels, not their ids.
     expect(table.stdout).toBe(
       [
-        `Claim URL    ${first.claimUrl}`,
-        `ID           ${first.id}`,
-        'Status       ACTIVE',
-        'Campaign     catalog selection',
-        `Brand        ${first.brandId}`,
-        `Created      ${first.createdAt}`,
-        'Expires      never',
-        `Updated      ${first.updatedAt}`,
+        `Claim URL  ${first.claimUrl}`,
+        `ID         ${first.id}`,
+        'Status     ACTIVE',
+        'Campaign   catalog selection',
+        `Brand      ${first.brandId}`,
+        `Created    ${first.createdAt}`,
+        'Expires    never',
+        `Updated    ${first.updatedAt}`,
         'Custom fields',
         '  Player ID: P-1004',
         '  VIP tier: unanswered',
@@ -83,17 +84,98 @@ describe('read commands', () => {
     const result = await svc([...args, '-o', 'table'], { env: sandbox.env() });
     expect(result.exitCode, result.stderr).toBe(0);
     const json = await svc(args, { env: sandbox.env() });
-    const store = await apiGet<{ name: string; sections: { name: string; items: { name: string; coinPrice: string }[] }[]; currency: { symbol: string } }>(
+    const store = await apiGet<{ sections: { items: { name: string; productId: string }[] }[] }>(
       `/reward-stores/${live.id}?brandId=${live.brandIds[0]}&country=DE&locale=de-DE`,
     );
     expect(json.stdout).toBe(`${JSON.stringify(store)}\n`);
-    const shown = result.stdout.split('\n');
-    expect(shown.slice(0, 2)).toEqual([`Winter Rewards  ${live.id}`, `LIVE from ${live.startsAt} · Lucky Star Casino · DE · de-DE · prices in Sternmünzen (SM)`]);
-    // Every section by name, and each gift's row with its price in the store's coin symbol.
-    for (const section of store.sections) {
-      expect(shown).toContain(section.name);
-      for (const gift of section.items) expect(shown.some((line) => line.startsWith(`│ ${gift.name} `) && line.includes(`│ ${gift.coinPrice} SM `))).toBe(true);
-    }
+    const id = (name: string) => store.sections.flatMap((section) => section.items).find((gift) => gift.name === name)!.productId;
+    const head = [`Winter Rewards  ${live.id}`, `LIVE from ${live.startsAt} · Lucky Star Casino · DE · de-DE · prices in Sternmünzen (SM)`, '', 'Spend your coins on winter gifts.', 'Delivery in 5 to 7 days.'];
+    // Wide enough for everything: every section, each gift with its price in the store's coin symbol, options and combinations whole.
+    const wide = await runAtTerminal(args, sandbox.env(), 200);
+    expect(wide).toEqual({
+      exitCode: 0,
+      stderr: '',
+      stdout: [
+        ...head,
+        '',
+        'Kleidung',
+        '┌─────────────────┬─────────┬──────────────────────────────────────────┬────────────────────────┬──────────────────────────────────────┐',
+        '│ Gift            │ Price   │ Options                                  │ Orderable combinations │ Product ID                           │',
+        '├─────────────────┼─────────┼──────────────────────────────────────────┼────────────────────────┼──────────────────────────────────────┤',
+        `│ Kapuzenpullover │ 1100 SM │ Größe (size): S, M, L                    │ size=S color=black     │ ${id('Kapuzenpullover')} │`,
+        '│                 │         │ Farbe (color): Schwarz=black, Weiß=white │ size=S color=white     │                                      │',
+        '│                 │         │                                          │ size=M color=black     │                                      │',
+        '│                 │         │                                          │ size=M color=white     │                                      │',
+        '│                 │         │                                          │ size=L color=black     │                                      │',
+        '│                 │         │                                          │ (1 not orderable now)  │                                      │',
+        '└─────────────────┴─────────┴──────────────────────────────────────────┴────────────────────────┴──────────────────────────────────────┘',
+        '',
+        'Elektronik',
+        '┌─────────────────────┬─────────┬─────────┬────────────────────────┬──────────────────────────────────────┐',
+        '│ Gift                │ Price   │ Options │ Orderable combinations │ Product ID                           │',
+        '├─────────────────────┼─────────┼─────────┼────────────────────────┼──────────────────────────────────────┤',
+        `│ Kabellose Kopfhörer │ 2500 SM │ —       │ no options             │ ${id('Kabellose Kopfhörer')} │`,
+        '└─────────────────────┴─────────┴─────────┴────────────────────────┴──────────────────────────────────────┘',
+        '',
+        'Intelligentes Zuhause',
+        '┌────────────────────────────┬─────────┬──────────────────────────────────────────────┬────────────────────────┬──────────────────────────────────────┐',
+        '│ Gift                       │ Price   │ Options                                      │ Orderable combinations │ Product ID                           │',
+        '├────────────────────────────┼─────────┼──────────────────────────────────────────────┼────────────────────────┼──────────────────────────────────────┤',
+        `│ Intelligenter Lautsprecher │ 1800 SM │ Farbe (color): Anthrazit=charcoal, Sand=sand │ color=charcoal         │ ${id('Intelligenter Lautsprecher')} │`,
+        '│                            │         │                                              │ color=sand             │                                      │',
+        '└────────────────────────────┴─────────┴──────────────────────────────────────────────┴────────────────────────┴──────────────────────────────────────┘',
+        '',
+        'Geschenkkarten',
+        '┌──────────────────────┬────────┬─────────┬────────────────────────┬──────────────────────────────────────┐',
+        '│ Gift                 │ Price  │ Options │ Orderable combinations │ Product ID                           │',
+        '├──────────────────────┼────────┼─────────┼────────────────────────┼──────────────────────────────────────┤',
+        `│ Kaffee-Geschenkkarte │ 500 SM │ —       │ no options             │ ${id('Kaffee-Geschenkkarte')} │`,
+        '├──────────────────────┼────────┼─────────┼────────────────────────┼──────────────────────────────────────┤',
+        `│ Adventskalender      │ 700 SM │ —       │ no options             │ ${id('Adventskalender')} │`,
+        '└──────────────────────┴────────┴─────────┴────────────────────────┴──────────────────────────────────────┘',
+        '',
+      ].join('\n'),
+    });
+    // In a pipe a table is 80 columns wide: ids stay whole, the other cells shrink with …, optional columns give way.
+    expect(result.stdout).toBe(
+      [
+        head[0],
+        `LIVE from ${live.startsAt} · Lucky Star Casino · DE · de-DE · prices…`,
+        ...head.slice(2),
+        '',
+        'Kleidung',
+        '┌──────────────┬─────────┬──────────────┬──────────────────────────────────────┐',
+        '│ Gift         │ Price   │ Options      │ Product ID                           │',
+        '├──────────────┼─────────┼──────────────┼──────────────────────────────────────┤',
+        `│ Kapuzenpull… │ 1100 SM │ Größe (size… │ ${id('Kapuzenpullover')} │`,
+        '│              │         │ Farbe (colo… │                                      │',
+        '└──────────────┴─────────┴──────────────┴──────────────────────────────────────┘',
+        '',
+        'Elektronik',
+        '┌─────────────────────┬─────────┬──────────────────────────────────────┐',
+        '│ Gift                │ Price   │ Product ID                           │',
+        '├─────────────────────┼─────────┼──────────────────────────────────────┤',
+        `│ Kabellose Kopfhörer │ 2500 SM │ ${id('Kabellose Kopfhörer')} │`,
+        '└─────────────────────┴─────────┴──────────────────────────────────────┘',
+        '',
+        'Intelligentes Zuhause',
+        '┌────────────────────────────┬─────────┬──────────────────────────────────────┐',
+        '│ Gift                       │ Price   │ Product ID                           │',
+        '├────────────────────────────┼─────────┼──────────────────────────────────────┤',
+        `│ Intelligenter Lautsprecher │ 1800 SM │ ${id('Intelligenter Lautsprecher')} │`,
+        '└────────────────────────────┴─────────┴──────────────────────────────────────┘',
+        '',
+        'Geschenkkarten',
+        '┌──────────────────────┬────────┬──────────────────────────────────────┐',
+        '│ Gift                 │ Price  │ Product ID                           │',
+        '├──────────────────────┼────────┼──────────────────────────────────────┤',
+        `│ Kaffee-Geschenkkarte │ 500 SM │ ${id('Kaffee-Geschenkkarte')} │`,
+        '├──────────────────────┼────────┼──────────────────────────────────────┤',
+        `│ Adventskalender      │ 700 SM │ ${id('Adventskalender')} │`,
+        '└──────────────────────┴────────┴──────────────────────────────────────┘',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('a key without the scope gets exit 4', async () => {
@@ -133,7 +215,8 @@ describe('login and profiles', () => {
   it('login checks the key, stores it with mode 0600, and profiles ls masks it', async () => {
     const configDir = tempDir();
     const key = sandbox.key('full');
-    const env = { SVC_CONFIG_DIR: configDir };
+    // SVC_KEYRING=0: the key goes to the 0600 file, never to the keyring of the machine running the tests.
+    const env = { SVC_CONFIG_DIR: configDir, SVC_KEYRING: '0' };
     const masked = `svc_live_…${key.apiKey.slice(-4)}`;
     const login = await svc(['login', '--profile', 'work', '--base-url', sandbox.baseUrl, '--api-key-stdin', '--webhook-secret-stdin'], {
       env,
@@ -142,13 +225,15 @@ describe('login and profiles', () => {
     expect(login).toEqual({
       exitCode: 0,
       stdout: '',
-      stderr: `Logged in as key full (${masked}, scopes PERSONAL_LINKS, REWARD_STORES) at ${sandbox.baseUrl}; saved as profile work.\n`,
+      stderr:
+        `Logged in as key full (${masked}, scopes PERSONAL_LINKS, REWARD_STORES) at ${sandbox.baseUrl}; saved as profile work.\n` +
+        `note: no OS keyring is usable here; the key and webhook secret went to ${join(configDir, 'config.json')} (mode 0600).\n`,
     });
     const file = readdirSync(configDir).find((name) => name.endsWith('.json'))!;
     expect(statSync(join(configDir, file)).mode & 0o777).toBe(0o600);
 
     const ls = await svc(['profiles', 'ls', '-o', 'json'], { env });
-    expect(ls.stdout).toBe(`${JSON.stringify([{ name: 'work', baseUrl: sandbox.baseUrl, apiKey: masked, webhookSecret: true, default: true }], null, 2)}\n`);
+    expect(ls.stdout).toBe(`${JSON.stringify([{ name: 'work', baseUrl: sandbox.baseUrl, apiKey: masked, webhookSecret: true, storage: 'file', default: true }], null, 2)}\n`);
 
     const me = `${JSON.stringify(await apiGet('/me'))}\n`;
     expect(await svc(['me'], { env })).toEqual({ exitCode: 0, stdout: me, stderr: '' });
@@ -178,9 +263,9 @@ describe('login and profiles', () => {
     expect(await svc(['profiles', 'ls', '-o', 'json'], { env: { SVC_CONFIG_DIR: configDir } })).toEqual({ exitCode: 0, stdout: '[]\n', stderr: '' });
   });
 
-  it('profiles use switches the default; unknown names are usage errors', async () => {
+  it('profiles use switches the default; a profile that does not exist is exit 3', async () => {
     const configDir = tempDir();
-    const env = { SVC_CONFIG_DIR: configDir };
+    const env = { SVC_CONFIG_DIR: configDir, SVC_KEYRING: '0' };
     for (const [name, key] of [['a', 'full'], ['b', 'links']]) {
       const result = await svc(['login', '--profile', name, '--base-url', sandbox.baseUrl, '--api-key-stdin'], { env, input: `${sandbox.key(key).apiKey}\n` });
       expect(result.exitCode, result.stderr).toBe(0);
@@ -189,11 +274,11 @@ describe('login and profiles', () => {
     expect(await svc(['profiles', 'use', 'b'], { env })).toEqual({ exitCode: 0, stdout: '', stderr: 'Default profile is now b.\n' });
     expect((await svc(['me'], { env })).stdout).toBe(`${JSON.stringify(await apiGet('/me', 'links'))}\n`);
     expect(await svc(['profiles', 'use', 'zzz'], { env })).toEqual({
-      exitCode: 2,
+      exitCode: 3,
       stdout: '',
-      stderr: 'error: usage_error: no profile named zzz\nhint: see svc profiles ls, or create it with svc login --profile zzz\n',
+      stderr: 'error: not_found: no profile named zzz\nhint: see svc profiles ls, or create it with svc login --profile zzz\n',
     });
-    expect(await svc(['profiles', 'rm', 'zzz'], { env })).toEqual({ exitCode: 2, stdout: '', stderr: 'error: usage_error: no profile named zzz\nhint: see svc profiles ls\n' });
+    expect(await svc(['profiles', 'rm', 'zzz'], { env })).toEqual({ exitCode: 3, stdout: '', stderr: 'error: not_found: no profile named zzz\nhint: see svc profiles ls\n' });
   });
 });
 
