@@ -11,8 +11,8 @@ export default {
     'src/core/signature.ts',
     'src/commands/events/feed.ts',
     // the saved cursor: read and written per profile and base URL
-    'src/core/config.ts:60-62',
-    'src/core/config.ts:87-91',
+    'src/core/config.ts:90-93',
+    'src/core/config.ts:118-123',
     'src/core/output.ts',
   ],
   coverageAnalysis: 'perTest',

@@ -3,10 +3,15 @@ import { defineConfig } from 'vitest/config';
 /**
  * One project per test layer (see test/<layer>/README.md), so each can be run and timed alone:
  * `npx vitest run --project commands`. Threads start faster and cost less than forks on 2 cores.
- * The layers without module mocks share their modules between files (isolate: false); command
- * tests mock the sleep module per file, so they keep isolation.
+ * Files share their modules (isolate: false: importing svc once per worker, not once per file, is
+ * most of the commands layer's time); a file that mocks a module (`vi.mock`) is named
+ * `*.isolated.test.ts` and runs in a module registry of its own, so its mock reaches no other file.
  */
-const layer = (name: string, test: Record<string, unknown> = {}) => ({ extends: true as const, test: { name, include: [`test/${name}/**/*.test.ts`], ...test } });
+const ISOLATED = '**/*.isolated.test.ts';
+const layer = (name: string, test: Record<string, unknown> = {}) => ({
+  extends: true as const,
+  test: { name, include: [`test/${name}/**/*.test.ts`], exclude: [ISOLATED], isolate: false, ...test },
+});
 
 export default defineConfig({
   test: {
@@ -16,12 +21,13 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-setup.ts'],
     setupFiles: ['test/helpers/setup.ts'],
     projects: [
-      layer('unit', { isolate: false }),
-      layer('http', { isolate: false }),
-      layer('sandbox', { isolate: false }),
+      layer('unit'),
+      layer('http'),
+      layer('sandbox'),
       layer('commands'),
       layer('e2e'),
       layer('pty'),
+      { extends: true as const, test: { name: 'isolated', include: [`test/*/${ISOLATED}`], isolate: true } },
     ],
   },
 });
