@@ -98,7 +98,7 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
     // The cheap check first: one HMAC. Only a failure is diagnosed, and only within bounds.
     const verification = verifySignature({ header, payload: delivery.body, secret, now: Math.floor(Date.now() / 1000) });
     if (!verification.valid) {
-      let detail = verification.header.problems.join('; ') || verification.reason!;
+      let detail = verification.header.problems.join('; ') || REASON_TEXT[verification.reason!] || verification.reason!;
       if (delivery.body.length <= DIAGNOSE_MAX_BYTES && diagnosis.available()) {
         const started = performance.now();
         const [cause] = diagnose({ verification, payload: delivery.body, secret, deadline: started + DIAGNOSE_BUDGET_MS });
@@ -137,8 +137,9 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
     answer(response, verdict.status, verdict.ok ? { received: true, ...(verdict.duplicate ? { duplicate: true } : {}) } : { error: verdict.error, detail: verdict.detail });
     chain = chain
       .then(async () => {
-        ctx.io.info(deliveryLine(output.chalk, receivedAt, delivery.id, delivery.type, verdict));
+        // Saved before its line is shown: a delivery on screen is a delivery on disk.
         if (saveDir !== undefined) await save(ctx, saveDir, delivery, verdict);
+        ctx.io.info(deliveryLine(output.chalk, receivedAt, delivery.id, delivery.type, verdict));
         if (event !== undefined && !(verdict.duplicate && output.format !== 'table')) {
           await renderer.event(JSON.stringify(event), event, verdict.duplicate ? output.chalk.yellow('duplicate') : undefined);
         }
@@ -174,6 +175,12 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
   await renderer.end();
   return ExitCode.interrupted;
 }
+
+/** What a failed check means, where no known mistake explains it. */
+const REASON_TEXT: Record<string, string> = {
+  no_matching_signature: 'no v1 signature matches this body with the webhook secret',
+  timestamp_outside_tolerance: 'the signature time t is too far from this machine\'s clock',
+};
 
 function reject(error: string, detail: string): Verdict {
   return { ok: false, status: 400, error, detail };
