@@ -26,10 +26,11 @@ afterEach(async () => {
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+/** Waits for a condition; on a time-out says what the runner printed, so a failure explains itself. */
+async function until(condition: () => boolean, what: string, runnerStderr: () => string = () => '', timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the runner's stderr:\n${runnerStderr()}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -48,9 +49,9 @@ it('--follow pays refunds as they are cancelled and ends with 130 on SIGINT', as
   const [a, b] = await placeOrders(sandbox, 2);
   await cancelOrder(sandbox, a.id);
   const follow = runner(['--follow', '--interval', '0.1', '--exec', `echo "$SVC_REFUND_ORDER_ID" >> '${paid}'`]);
-  await until(() => lines(paid).length === 1, 'the first refund');
+  await until(() => lines(paid).length === 1, 'the first refund', follow.stderr);
   await cancelOrder(sandbox, b.id);
-  await until(() => lines(paid).length === 2, 'the refund cancelled while following');
+  await until(() => lines(paid).length === 2, 'the refund cancelled while following', follow.stderr);
   follow.child.kill('SIGINT');
   const { code } = await follow.exited;
   expect(code).toBe(130);
@@ -67,7 +68,7 @@ it('a runner killed with SIGKILL mid-payment: the next run takes its lock, repea
   // Pays (appends), then hangs on the second refund until the gate exists: a kill lands after a payment.
   const command = `echo "$SVC_REFUND_ORDER_ID" >> '${paid}'; if [ "$SVC_REFUND_ORDER_ID" = "${orders[1].id}" ]; then while [ ! -f '${gate}' ]; do sleep 0.02; done; fi`;
   const first = runner(['--exec', command]);
-  await until(() => lines(paid).length === 2, 'the second payment');
+  await until(() => lines(paid).length === 2, 'the second payment', first.stderr);
   first.child.kill('SIGKILL');
   expect((await first.exited).signal).toBe('SIGKILL');
   expect(existsSync(join(dir, 'ledger.jsonl.lock'))).toBe(true);
