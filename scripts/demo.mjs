@@ -81,7 +81,7 @@ try {
   if (!shipped.ok) throw new Error(`ship failed: ${shipped.status} ${await shipped.text()}`);
 
   show('The events this produced', ['events', 'tail', '-o', 'table']);
-  console.log(`\n${bold('Done.')} Try it yourself: svc sandbox & then svc --profile sandbox --help`);
+  console.log(`\n${bold('Done.')} Try it yourself: ./bin/svc sandbox & then ./bin/svc --profile sandbox --help (the README's quick start)`);
 } catch (error) {
   console.error(`demo failed: ${error.message}`);
   process.exitCode = 1;
