@@ -7,7 +7,7 @@
 //   request-validators.js    ajv standalone validators of request bodies and query strings
 //   response-validators.js   ajv standalone validators of every operation's answers (tests, --validate)
 // The validators are compiled here so that no process compiles a schema at start-up.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import YAML from 'yaml';
 
 const GENERATED = new URL('../src/api/generated/', import.meta.url);
@@ -200,14 +200,29 @@ export interface Validator {
 }
 `;
 
+/**
+ * Writes a generated file only when its content changed, through a temp file renamed over it: a
+ * build may run while tests or svc read these files, and must never show them half written.
+ */
+function writeGenerated(url, text) {
+  try {
+    if (readFileSync(url, 'utf8') === text) return;
+  } catch {
+    // not there yet
+  }
+  const temp = new URL(`${url.href}.${process.pid}.tmp`);
+  writeFileSync(temp, text);
+  renameSync(temp, url);
+}
+
 export async function generate(doc) {
   mkdirSync(GENERATED, { recursive: true });
   const ops = operations(doc);
-  writeFileSync(new URL('openapi.json', GENERATED), JSON.stringify(doc));
-  writeFileSync(new URL('constants.ts', GENERATED), constantsModule(doc, ops));
+  writeGenerated(new URL('openapi.json', GENERATED), JSON.stringify(doc));
+  writeGenerated(new URL('constants.ts', GENERATED), constantsModule(doc, ops));
 
   const { default: openapiTS, astToString } = await import('openapi-typescript');
-  writeFileSync(new URL('types.ts', GENERATED), HEADER + astToString(await openapiTS(structuredClone(doc))));
+  writeGenerated(new URL('types.ts', GENERATED), HEADER + astToString(await openapiTS(structuredClone(doc))));
 
   const schemaDoc = { ...doc, $id: DOC_ID };
   // Requests: each body, and each operation's query as one object of its parameters.
@@ -225,8 +240,8 @@ export async function generate(doc) {
   }
   // Custom field answers on their own, for the sandbox's admin calls that take them.
   requests.customFieldAnswers = { type: 'array', items: { $ref: `${DOC_ID}#/components/schemas/CustomFieldAnswerInput` } };
-  writeFileSync(new URL('request-validators.js', GENERATED), HEADER + (await standalone(requests, true)));
-  writeFileSync(
+  writeGenerated(new URL('request-validators.js', GENERATED), HEADER + (await standalone(requests, true)));
+  writeGenerated(
     new URL('request-validators.d.ts', GENERATED),
     VALIDATOR_TYPES + Object.keys(requests).filter((n) => n !== DOC_ID).map((n) => `export declare const ${n}: Validator;\n`).join(''),
   );
@@ -247,8 +262,8 @@ export async function generate(doc) {
     }
   }
   const responseCode = await standalone(responses, true);
-  writeFileSync(new URL('response-validators.js', GENERATED), `${HEADER}${responseCode}\nexport const RESPONSES = ${JSON.stringify(table)};\n`);
-  writeFileSync(
+  writeGenerated(new URL('response-validators.js', GENERATED), `${HEADER}${responseCode}\nexport const RESPONSES = ${JSON.stringify(table)};\n`);
+  writeGenerated(
     new URL('response-validators.d.ts', GENERATED),
     VALIDATOR_TYPES +
       Object.keys(responses).filter((n) => n !== DOC_ID).map((n) => `export declare const ${n}: Validator;\n`).join('') +
