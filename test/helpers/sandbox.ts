@@ -5,6 +5,7 @@
  */
 import { createSandbox, type Sandbox, type SandboxKeyInfo } from '../../src/sandbox/app.js';
 import { listen } from '../../src/sandbox/server.js';
+import { adminCall } from './admin.js';
 import { closeLater, tempDir } from './cleanup.js';
 
 export interface InProcessSandbox {
@@ -38,15 +39,7 @@ export async function startSandbox(options: { seed?: number } = {}): Promise<InP
     configDir,
     key,
     env: (keyName = 'full') => ({ SVC_CONFIG_DIR: configDir, SVC_BASE_URL: info.baseUrl, SVC_API_KEY: key(keyName).apiKey }),
-    async admin(method, path, body) {
-      const response = await fetch(`${info.adminUrl}${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined };
-    },
+    admin: (method, path, body) => adminCall(info.adminUrl, method, path, body),
     stop: () => server.close(),
   };
 }

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { SandboxKeyInfo as SandboxKey } from '../../src/sandbox/app.js';
+import { adminCall } from './admin.js';
 import { closeLater, tempDir } from './cleanup.js';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/svc.js');
@@ -69,15 +70,7 @@ export async function startSandbox(args: string[] = []): Promise<SandboxHandle> 
     env(keyName = 'full') {
       return { SVC_CONFIG_DIR: configDir, SVC_BASE_URL: info.baseUrl, SVC_API_KEY: handle.key(keyName).apiKey, NO_COLOR: '1' };
     },
-    async admin(method, path, body) {
-      const response = await fetch(`${info.adminUrl}${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined };
-    },
+    admin: (method, path, body) => adminCall(info.adminUrl, method, path, body),
     async stop() {
       await stopChild(child);
       const violations = stderr.split('\n').filter((line) => line.includes('response does not match the API description'));

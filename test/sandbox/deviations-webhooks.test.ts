@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { type TestSandbox, startReceiver, startSandbox } from './helpers.js';
+import { placeOrders } from '../helpers/orders.js';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
@@ -60,24 +61,9 @@ async function teamLink(brandId: string): Promise<string> {
 
 /** An order placed by key `full`, then shipped by the team: one order.sent event for `full`. */
 async function shippedOrder(): Promise<string> {
-  const store = (await sb.api('GET', '/reward-stores')).body.items.find((s: { phase: string }) => s.phase === 'LIVE');
-  const brandId = store.brandIds[0];
-  const read = (await sb.api('GET', `/reward-stores/${store.id}?brandId=${brandId}&country=DE`)).body;
-  const gift = read.sections.flatMap((s: { items: unknown[] }) => s.items).find((g: { dimensions: unknown[] }) => g.dimensions.length === 0);
-  const placed = await sb.api('POST', '/reward-store-orders', {
-    idempotencyKey: 'order-1',
-    body: {
-      storeId: store.id,
-      brandId,
-      productId: gift.productId,
-      variations: {},
-      coinPrice: gift.coinPrice,
-      recipient: { name: 'Rita Recipient', phone: '+4915112345678', address: { street: '1 Street', city: 'Berlin', postalCode: '10115', country: 'DE' } },
-    },
-  });
-  expect(placed.status).toBe(201);
-  expect((await sb.admin('POST', `/orders/${placed.body.id}/ship`, {})).status).toBe(200);
-  return placed.body.id;
+  const [order] = await placeOrders(sb, 1);
+  expect((await sb.admin('POST', `/orders/${order.id}/ship`, {})).status).toBe(200);
+  return order.id;
 }
 
 const advance = async (seconds: number): Promise<void> => {
