@@ -14,7 +14,7 @@ import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
 import type { SvcEvent } from '../../api/types.js';
 import { cellText, valueAt } from '../../core/fields.js';
-import type { CsvWriter, JsonArrayWriter, Output } from '../../core/output.js';
+import { truncate, type CsvWriter, type JsonArrayWriter, type Output } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 
 const WIDE_GAP = '  ';
@@ -158,19 +158,9 @@ export function columnWidths(budget: number): { time: number; type: number; stat
 
 const segmenter = new Intl.Segmenter();
 
-/** The text cut to `width` terminal columns, ending in … when cut. */
+/** The text cut to `width` terminal columns, ending in … when cut (the output layer's cut; nothing at 0). */
 export function fit(value: string, width: number): string {
-  if (stringWidth(value) <= width) return value;
-  if (width <= 0) return '';
-  let out = '';
-  let used = 0;
-  for (const { segment } of segmenter.segment(value)) {
-    const w = stringWidth(segment);
-    if (used + w > width - 1) break;
-    out += segment;
-    used += w;
-  }
-  return `${out}…`;
+  return width <= 0 ? '' : truncate(value, width);
 }
 
 /** The text cut to `width` from the front (`…06:18:42.830033Z`), so its end stays readable. */
