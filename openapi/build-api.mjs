@@ -4,6 +4,7 @@
 //   openapi.json             the document as JSON (served by the sandbox, shipped as dist/openapi.json)
 //   types.ts                 TypeScript types (openapi-typescript)
 //   constants.ts             enums, limits and patterns as constants, read by help texts and pre-checks
+//   resources.ts             one typed function per operation (getMe, listPersonalLinks, …) over ApiClient
 //   request-validators.js    ajv standalone validators of request bodies and query strings
 //   response-validators.js   ajv standalone validators of every operation's answers (tests, --validate)
 // The validators are compiled here so that no process compiles a schema at start-up.
@@ -158,6 +159,63 @@ function constantsModule(doc, ops) {
   return out;
 }
 
+/** `{linkId}` → `${encodeURIComponent(linkId)}`: the path template as a TypeScript template literal. */
+function pathExpression(path) {
+  return `\`${path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name) => `\${encodeURIComponent(${name})}`)}\``;
+}
+
+/**
+ * One thin typed function per operation (`getMe`, `listPersonalLinks`, `createPersonalLink`, …):
+ * path parameters in the template's order and encoded, then the query (typed from the parameters),
+ * then the body (typed from the request schema), then options (signal, retry, and Idempotency-Key
+ * where the operation takes it); the answer is typed from the operation's 2xx response. A list
+ * operation also carries its `path`, for the shared pager and the CSV columns of its resource.
+ */
+function resourcesModule(doc, ops) {
+  let out = `${HEADER}import type { ApiClient, ApiResponse, RequestOptions } from '../client.js';
+import type { operations } from './types.js';
+
+/** What every call takes besides its parameters. */
+export type CallOptions = Pick<RequestOptions, 'signal' | 'retry'>;
+type Json<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
+type Body<Op extends keyof operations> = Json<NonNullable<operations[Op]['requestBody']>>;
+`;
+  for (const { method, path, op } of ops) {
+    const id = op.operationId;
+    const Name = id[0].toUpperCase() + id.slice(1);
+    const params = (op.parameters ?? []).map((p) => deref(doc, p));
+    const pathNames = [...path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]);
+    for (const name of pathNames) if (!params.some((p) => p.in === 'path' && p.name === name)) throw new Error(`${id}: path parameter ${name} is not described`);
+    const query = params.filter((p) => p.in === 'query');
+    const idempotency = params.find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+    const success = Object.keys(op.responses).find((status) => /^2\d\d$/.test(status));
+    if (success === undefined) throw new Error(`${id}: no 2xx response`);
+    const args = ['client: ApiClient', ...pathNames.map((name) => `${name}: string`)];
+    if (query.length > 0) {
+      out += `export type ${Name}Query = Query<'${id}'>;\n`;
+      args.push(query.some((p) => p.required) ? `query: ${Name}Query` : `query: ${Name}Query = {}`);
+    }
+    if (op.requestBody) {
+      out += `export type ${Name}Body = Body<'${id}'>;\n`;
+      args.push(`body: ${Name}Body`);
+    }
+    out += `export type ${Name}Result = Json<operations['${id}']['responses'][${success}]>;\n`;
+    if (idempotency?.required) args.push('options: CallOptions & { idempotencyKey: string }');
+    else if (idempotency) args.push('options: CallOptions & { idempotencyKey?: string } = {}');
+    else args.push('options: CallOptions = {}');
+    // A POST the description gives no body (POST /webhooks:test) sends an empty JSON object.
+    const body = op.requestBody ? 'body' : method === 'POST' ? 'body: {}' : undefined;
+    const extra = [...(query.length > 0 ? ['query'] : []), ...(body ? [body] : [])];
+    const request = extra.length > 0 ? `{ ...options, ${extra.join(', ')} }` : 'options';
+    out += `/** ${method} ${path}: ${op.summary ?? id}. */\n`;
+    out += `export function ${id}(${args.join(', ')}): Promise<ApiResponse<${Name}Result>> {\n`;
+    out += `  return client.request<${Name}Result>('${method}', ${pathExpression(path)}, ${request});\n}\n`;
+    if (method === 'GET' && query.some((p) => p.name === 'after')) out += `${id}.path = ${JSON.stringify(path)} as const;\n`;
+  }
+  return out;
+}
+
 async function standalone(schemas, allErrors) {
   const { default: Ajv2020 } = await import('ajv/dist/2020.js');
   const { default: addFormats } = await import('ajv-formats');
@@ -220,6 +278,7 @@ export async function generate(doc) {
   const ops = operations(doc);
   writeGenerated(new URL('openapi.json', GENERATED), JSON.stringify(doc));
   writeGenerated(new URL('constants.ts', GENERATED), constantsModule(doc, ops));
+  writeGenerated(new URL('resources.ts', GENERATED), resourcesModule(doc, ops));
 
   const { default: openapiTS, astToString } = await import('openapi-typescript');
   writeGenerated(new URL('types.ts', GENERATED), HEADER + astToString(await openapiTS(structuredClone(doc))));
