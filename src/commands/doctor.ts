@@ -8,11 +8,12 @@
  */
 import { lstat } from 'node:fs/promises';
 import { headerValue, type ApiClient, type ApiResponse } from '../api/client.js';
-import type { Me, WebhookTestResult } from '../api/types.js';
+import type { Me } from '../api/types.js';
 import type { Context, ResolvedProfile } from '../core/context.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { maskKey } from '../core/secrets.js';
+import { getMe, testWebhook } from '../api/resources.js';
 
 interface Options {
   webhook?: boolean;
@@ -86,7 +87,7 @@ async function callMe(ctx: Context): Promise<MeResult> {
   }
   const started = performance.now();
   try {
-    const response = await client.request<Me>('GET', '/me', { signal: ctx.signal, retry: false });
+    const response = await getMe(client, { signal: ctx.signal, retry: false });
     return { ok: true, response, elapsedMs: Math.round(performance.now() - started) };
   } catch (error) {
     if (error instanceof SvcError && error.exitCode !== ExitCode.interrupted) return { ok: false, error };
@@ -160,7 +161,7 @@ async function webhookCheck(ctx: Context, me: MeResult | undefined, test: boolea
   if (!test) return { check: 'webhook', ok: true, detail: `URL ${safeUrl} (svc doctor --webhook sends a test delivery)` };
   const client = await ctx.client();
   try {
-    const { body } = await client.post<WebhookTestResult>('/webhooks:test', {}, { signal: ctx.signal, retry: false });
+    const { body } = await testWebhook(client, { signal: ctx.signal, retry: false });
     const status = body?.responseStatus;
     if (typeof status === 'number' && status >= 200 && status < 300) return { check: 'webhook', ok: true, detail: `URL ${safeUrl} answered the test delivery with ${status}` };
     return {

@@ -18,7 +18,7 @@ import { cellText, valueAt } from '../core/fields.js';
 import type { Column, Output } from '../core/output.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { parseSince, parseTimestamp } from '../core/time.js';
-import * as validate from '../core/validate.js';
+import * as validate from '../api/checks.js';
 
 interface Options {
   since?: string;

@@ -5,7 +5,7 @@ import type { Query } from '../api/client.js';
 import type { Context, GlobalOptions } from '../core/context.js';
 import type { Column } from '../core/output.js';
 import { UsageError } from '../core/errors.js';
-import * as validate from '../core/validate.js';
+import * as validate from '../api/checks.js';
 
 export interface ListFlags {
   limit?: string;

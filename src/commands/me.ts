@@ -1,10 +1,10 @@
-import type { Me } from '../api/types.js';
 import type { Context } from '../core/context.js';
+import { getMe } from '../api/resources.js';
 import { maskKey } from '../core/secrets.js';
 
 export async function run(ctx: Context): Promise<void> {
   const client = await ctx.client();
-  const me = await client.get<Me>('/me', { signal: ctx.signal });
+  const me = (await getMe(client, { signal: ctx.signal })).body;
   const output = await ctx.output();
   const profile = await ctx.profile();
   await output.object(me, async (value) => {

@@ -15,7 +15,7 @@ import { EVENT_TYPES, type EventType, type Me, type PersonalLink, type RewardSto
 import type { Context } from '../core/context.js';
 import { ApiError, ExitCode, FailureError, SvcError, UsageError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
-import * as validate from '../core/validate.js';
+import * as validate from '../api/checks.js';
 import { feed, type FeedEvent } from './events/feed.js';
 import type { DeliveryRecord as Delivery } from '../sandbox/webhooks.js';
 import { SandboxAdmin } from './trigger-sandbox.js';

@@ -18,7 +18,7 @@ import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { resolveWebhookSecret } from '../../core/signature-secret.js';
 import { parseSince } from '../../core/time.js';
-import * as validate from '../../core/validate.js';
+import * as validate from '../../api/checks.js';
 import { defaultColumns } from '../../api/resource-fields.js';
 import { feed, type FeedEvent } from './feed.js';
 import { Forwarder, forwardNote, forwardUrl } from './forward.js';

@@ -7,7 +7,7 @@ import type { PersonalLink } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
 import { fieldLabels } from '../answers.js';
 import { ApiError, FailureError } from '../../core/errors.js';
-import * as validate from '../../core/validate.js';
+import * as validate from '../../api/checks.js';
 import { LIMITS, RequestChecks, checkIdempotencyKey, lengthRule } from '../fields.js';
 import { renderLink } from './show.js';
 import { terminalSafeLine } from '../../core/sanitize.js';

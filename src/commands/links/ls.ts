@@ -1,6 +1,6 @@
 import { LINK_STATUSES, type PersonalLink } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
-import * as validate from '../../core/validate.js';
+import * as validate from '../../api/checks.js';
 import { runList, type ListFlags } from '../list.js';
 import { linkColumns } from './columns.js';
 

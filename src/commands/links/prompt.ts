@@ -4,7 +4,7 @@ import { pages } from '../../api/paginate.js';
 import type { Campaign, Me } from '../../api/types.js';
 import { FailureError } from '../../core/errors.js';
 import type { Prompter } from '../../core/prompter.js';
-import * as validate from '../../core/validate.js';
+import * as validate from '../../api/checks.js';
 import { brandNames } from '../choose.js';
 import { LIMITS, lengthRule, promptRule } from '../fields.js';
 

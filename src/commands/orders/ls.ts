@@ -1,6 +1,6 @@
 import { ORDER_STATUSES, type RewardStoreOrder } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
-import * as validate from '../../core/validate.js';
+import * as validate from '../../api/checks.js';
 import { runList, type ListFlags } from '../list.js';
 import { formatPrice } from './show.js';
 

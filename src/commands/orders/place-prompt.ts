@@ -10,7 +10,7 @@ import { pages } from '../../api/paginate.js';
 import type { Brand, Me, RewardStore, RewardStoreSummary, StoreGift, StoreGiftDimension } from '../../api/types.js';
 import { FailureError } from '../../core/errors.js';
 import type { Prompter } from '../../core/prompter.js';
-import * as validate from '../../core/validate.js';
+import * as validate from '../../api/checks.js';
 import { brandNames, chooseLocale } from '../choose.js';
 import { LIMITS, lengthRule, promptAnswers, promptRule } from '../fields.js';
 import { formatPrice } from './show.js';

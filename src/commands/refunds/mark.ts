@@ -8,7 +8,7 @@ import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../core/context.js';
 import { ApiError, SvcError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
-import * as validate from '../../core/validate.js';
+import * as validate from '../../api/checks.js';
 import { Ledger, ledgerPlace, readRefundCursor, type LedgerEntry } from './ledger.js';
 import { dueRefunds } from './source.js';
 

@@ -1,6 +1,6 @@
 import type { RewardStoreSummary } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
-import * as validate from '../../core/validate.js';
+import * as validate from '../../api/checks.js';
 import { runList, type ListFlags } from '../list.js';
 
 interface Options extends ListFlags {

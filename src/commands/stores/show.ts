@@ -1,11 +1,12 @@
 import type { RewardStore, StoreGift } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
+import { getRewardStore } from '../../api/resources.js';
 import stringWidth from 'string-width';
 import type { Output } from '../../core/output.js';
 import { truncate } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { UsageError } from '../../core/errors.js';
-import * as validate from '../../core/validate.js';
+import * as validate from '../../api/checks.js';
 import { formatPrice } from '../orders/show.js';
 
 interface Options {
@@ -24,7 +25,7 @@ export async function run(ctx: Context, opts: Options, [id]: string[]): Promise<
     locale: validate.locale(opts.locale),
   };
   const client = await ctx.client();
-  const store = await client.get<RewardStore>(`/reward-stores/${storeId}`, { query, signal: ctx.signal });
+  const store = (await getRewardStore(client, storeId, query, { signal: ctx.signal })).body;
   const output = await ctx.output();
   await output.object(store, (value) => renderStore(output, value));
 }

@@ -4,6 +4,7 @@
  */
 import type { WebhookTestResult } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
+import { testWebhook } from '../../api/resources.js';
 import { FailureError } from '../../core/errors.js';
 import type { Output } from '../../core/output.js';
 
@@ -14,7 +15,7 @@ export async function run(ctx: Context): Promise<void> {
   try {
     // The spec does not show a request body; an empty JSON object is the neutral choice. Every call
     // sends a real ping and the service never retries one, so neither does svc.
-    result = (await client.post<WebhookTestResult>('/webhooks:test', {}, { signal: ctx.signal, retry: false })).body;
+    result = (await testWebhook(client, { signal: ctx.signal, retry: false })).body;
   } finally {
     spinner.stop();
   }
