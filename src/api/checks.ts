@@ -6,12 +6,9 @@
  */
 import { UsageError } from '../core/errors.js';
 import { maxLength } from '../core/validate.js';
-import { API_LIMITS, API_PATTERNS, COUNTRY_CODES } from './types.js';
-import type { components } from './generated/types.js';
+import { API_LIMITS, API_PATTERNS, COUNTRY_CODES, type CountryCode } from './types.js';
 
 export * from '../core/validate.js';
-
-type CountryCode = components['schemas']['CountryCode'];
 
 // The API's formats and limits come from its description (openapi/openapi.yaml), as generated constants.
 const UUID = new RegExp(API_PATTERNS.uuid, 'u');

@@ -40,6 +40,7 @@ export type EventType = Schemas['EventType'];
 export type ErrorCode = Schemas['ErrorCode'];
 export type FieldErrorCode = Schemas['FieldErrorCode'];
 export type GiftNotAvailableReason = Schemas['GiftNotAvailableReason'];
+export type CountryCode = Schemas['CountryCode'];
 
 export const LINK_STATUSES: readonly LinkStatus[] = LINK_STATUS_VALUES;
 export const ORDER_STATUSES: readonly OrderStatus[] = ORDER_STATUS_VALUES;

@@ -8,9 +8,10 @@
  * `--since` cannot shorten the read: every kept page is read and events that occurred before it are
  * left out. (The feed is in save order, not sorted by occurredAt, so no early stop is safe.)
  */
-import { pages } from '../api/paginate.js';
+import { pagesOf } from '../api/paginate.js';
+import { getPersonalLink, getRewardStoreOrder, listEvents } from '../api/resources.js';
 import { defaultColumns } from '../api/resource-fields.js';
-import type { PersonalLink, RewardStoreOrder, SvcEvent } from '../api/types.js';
+import { API_LIMITS, type PersonalLink, type RewardStoreOrder, type SvcEvent } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
 import type { Context } from '../core/context.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
@@ -46,9 +47,9 @@ export async function run(ctx: Context, opts: Options, [rawId]: string[]): Promi
 /** GET the link, then the order; a 404 (or a 403 for a scope the key lacks) is a miss, not an error. */
 export async function findRecord(client: ApiClient, id: string, signal: AbortSignal): Promise<Found> {
   const misses: ApiError[] = [];
-  for (const [kind, path] of [['link', '/personal-links/'], ['order', '/reward-store-orders/']] as const) {
+  for (const [kind, read] of [['link', getPersonalLink], ['order', getRewardStoreOrder]] as const) {
     try {
-      const record = await client.get<never>(`${path}${id}`, { signal });
+      const record = (await read(client, id, { signal })).body;
       return { kind, record } as Found;
     } catch (error) {
       if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 403)) throw error;
@@ -67,7 +68,7 @@ async function history(ctx: Context, client: ApiClient, id: string, sinceMicros:
   let pageCount = 0;
   let read = 0;
   try {
-    for await (const page of pages<SvcEvent>(client, '/events', { limit: 100, all: true, signal: ctx.signal })) {
+    for await (const page of pagesOf(client, listEvents, { limit: API_LIMITS.pageSizeMax, all: true, signal: ctx.signal })) {
       pageCount++;
       read += page.items.length;
       for (const event of page.items) if (belongs(event, id, sinceMicros)) kept.push(event);

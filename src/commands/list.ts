@@ -1,7 +1,7 @@
 /** The shared body of every `ls` verb: validate list flags, page through, render. */
-import { pages } from '../api/paginate.js';
+import { pagesOf, type ListOperation, type PageQuery } from '../api/paginate.js';
 import { RESOURCE_OF_PATH, defaultColumns } from '../api/resource-fields.js';
-import type { Query } from '../api/client.js';
+import { API_LIMITS } from '../api/types.js';
 import type { Context, GlobalOptions } from '../core/context.js';
 import type { Column } from '../core/output.js';
 import { UsageError } from '../core/errors.js';
@@ -13,12 +13,12 @@ export interface ListFlags {
   all?: boolean;
 }
 
-export async function runList<T>(
+export async function runList<Q extends PageQuery, T>(
   ctx: Context,
   flags: ListFlags,
   spec: {
-    path: string;
-    query: Query;
+    list: ListOperation<Q, T>;
+    query: Omit<Q, keyof PageQuery>;
     columns: Column<T>[];
     noun: string;
     command: string;
@@ -27,13 +27,13 @@ export async function runList<T>(
   },
 ): Promise<void> {
   // With --all, the largest page unless told otherwise: fewer round trips for the same items.
-  const limit = validate.limit(flags.limit) ?? (flags.all ? 100 : undefined);
+  const limit = validate.limit(flags.limit) ?? (flags.all ? API_LIMITS.pageSizeMax : undefined);
   if (flags.after !== undefined && flags.after.trim() === '') throw new UsageError('--after: empty cursor');
   const client = await ctx.client();
   const output = await ctx.output();
-  await output.list(pages<T>(client, spec.path, { query: spec.query, limit, after: flags.after, all: flags.all, signal: ctx.signal }), {
+  await output.list(pagesOf(client, spec.list, { query: spec.query, limit, after: flags.after, all: flags.all, signal: ctx.signal }), {
     columns: spec.columns,
-    csvColumns: RESOURCE_OF_PATH[spec.path] ? defaultColumns(RESOURCE_OF_PATH[spec.path]) : undefined,
+    csvColumns: RESOURCE_OF_PATH[spec.list.path] ? defaultColumns(RESOURCE_OF_PATH[spec.list.path]) : undefined,
     noun: spec.noun,
     nextHint: flags.all ? undefined : (cursor) => nextPageCommand(spec.command, ctx.options, { ...spec.filters, '--fields': ctx.options.fields?.join(','), '--limit': flags.limit, '--after': cursor }),
   });

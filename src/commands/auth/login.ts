@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Me } from '../../api/types.js';
 import type { Profile } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
+import { getMe } from '../../api/resources.js';
 import { UsageError } from '../../core/errors.js';
 import { maskKey } from '../../core/secrets.js';
 import { readStdinLines } from '../../core/stdin.js';
@@ -27,7 +27,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   }
 
   // Check the key before anything is written: a refused key leaves the stored profile as it was.
-  const me = await ctx.clientFor(baseUrl, apiKey, webhookSecret ? [webhookSecret] : []).get<Me>('/me', { signal: ctx.signal });
+  const me = (await getMe(ctx.clientFor(baseUrl, apiKey, webhookSecret ? [webhookSecret] : []), { signal: ctx.signal })).body;
 
   const { profile, inKeyring } = await store(ctx, name, existing, baseUrl, apiKey, webhookSecret);
   await config.setProfile(name, profile);

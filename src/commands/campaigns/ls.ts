@@ -1,5 +1,6 @@
-import { CAMPAIGN_STATUSES, type Campaign } from '../../api/types.js';
+import { CAMPAIGN_STATUSES } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
+import { listCampaigns } from '../../api/resources.js';
 import * as validate from '../../api/checks.js';
 import { runList, type ListFlags } from '../list.js';
 
@@ -9,8 +10,8 @@ interface Options extends ListFlags {
 }
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
-  await runList<Campaign>(ctx, opts, {
-    path: '/campaigns',
+  await runList(ctx, opts, {
+    list: listCampaigns,
     query: {
       brandId: validate.optionalUuid(opts.brand, '--brand'),
       status: validate.oneOf(opts.status, CAMPAIGN_STATUSES, '--status'),

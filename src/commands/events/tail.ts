@@ -20,6 +20,7 @@ import { resolveWebhookSecret } from '../../core/signature-secret.js';
 import { parseSince } from '../../core/time.js';
 import * as validate from '../../api/checks.js';
 import { defaultColumns } from '../../api/resource-fields.js';
+import { API_LIMITS } from '../../api/types.js';
 import { feed, type FeedEvent } from './feed.js';
 import { Forwarder, forwardNote, forwardUrl } from './forward.js';
 import { EventRenderer } from './render.js';
@@ -49,7 +50,7 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   if (opts.after !== undefined && opts.resume) throw new UsageError('--after and --resume: give one or the other');
   if (opts.after !== undefined && opts.after.trim() === '') throw new UsageError('--after: empty cursor');
   // Catch-up reads the biggest pages unless told otherwise: fewer round trips during an incident.
-  const limit = validate.limit(opts.limit) ?? 100;
+  const limit = validate.limit(opts.limit) ?? API_LIMITS.pageSizeMax;
   const last = validate.positiveInt(opts.last, '-n/--last', 0);
   const intervalMs = (validate.positiveNumber(opts.interval, '--interval') ?? 2) * 1000;
   const giveUpAfterSeconds = validate.positiveNumber(opts.giveUpAfter, '--give-up-after');

@@ -7,7 +7,8 @@
 import { constants, createReadStream, type Stats } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import type { ApiClient } from '../../api/client.js';
-import type { Me, PersonalLink, TenantCustomField } from '../../api/types.js';
+import { createPersonalLink, getMe } from '../../api/resources.js';
+import type { PersonalLink, TenantCustomField } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
 import { ExitCode, InterruptedError, SvcError, UsageError, type Problem } from '../../core/errors.js';
 import { fileError, interruptible } from '../../core/stdin.js';
@@ -128,7 +129,7 @@ function customFieldsOnce(client: ApiClient, signal: AbortSignal): () => Promise
   const fetchFields = async (): Promise<TenantCustomField[]> => {
     for (let round = 0; ; round++) {
       try {
-        return (await client.get<Me>('/me', { signal })).tenant.customFields ?? [];
+        return (await getMe(client, { signal })).body.tenant.customFields ?? [];
       } catch (error) {
         if (!(error instanceof SvcError) || error.exitCode !== ExitCode.unavailable || round >= EXTRA_ROUNDS) throw error;
       }
@@ -154,7 +155,7 @@ async function send(client: ApiClient, prepared: PreparedRow, signal: AbortSigna
   if ('problem' in prepared) return { row: prepared.row, ok: false, error: prepared.problem };
   for (let round = 0; ; round++) {
     try {
-      const response = await client.post<PersonalLink>('/personal-links', prepared.body, { idempotencyKey: prepared.idempotencyKey, signal });
+      const response = await createPersonalLink(client, prepared.body, { idempotencyKey: prepared.idempotencyKey, signal });
       return { row: prepared.row, ok: true, link: response.body, replayed: response.replayed };
     } catch (error) {
       if (!(error instanceof SvcError) || isFatal(error)) throw error;

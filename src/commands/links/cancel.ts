@@ -5,6 +5,7 @@
  */
 import type { PersonalLink } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
+import { cancelPersonalLink } from '../../api/resources.js';
 import { fieldLabels } from '../answers.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import * as validate from '../../api/checks.js';
@@ -36,7 +37,7 @@ export async function run(ctx: Context, opts: CancelOptions, [id]: string[]): Pr
   const client = await ctx.client();
   let link: PersonalLink;
   try {
-    link = (await client.post<PersonalLink>(`/personal-links/${linkId}:cancel`, { reason }, { idempotencyKey, signal: ctx.signal })).body;
+    link = (await cancelPersonalLink(client, linkId, { reason }, { idempotencyKey, signal: ctx.signal })).body;
   } catch (error) {
     throw error instanceof ApiError && error.code === 'not_cancellable' ? explainNotCancellable(error) : error;
   }

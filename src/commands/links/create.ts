@@ -11,6 +11,7 @@
  * /campaigns only when --brand is missing.
  */
 import type { ApiClient } from '../../api/client.js';
+import { createPersonalLink, getMe } from '../../api/resources.js';
 import type { CreateLinkRequest, Me, PersonalLink, TenantCustomField } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
 import type { Prompter } from '../../core/prompter.js';
@@ -66,7 +67,7 @@ export async function run(ctx: Context, opts: CreateOptions): Promise<number | v
   const client = await ctx.client();
   // GET /me is read once, and only when something needs it: a prompt, a --field to resolve, brand names.
   let meRead: Promise<Me> | undefined;
-  const readMe = (): Promise<Me> => (meRead ??= client.get<Me>('/me', { signal: ctx.signal }));
+  const readMe = (): Promise<Me> => (meRead ??= getMe(client, { signal: ctx.signal }).then((response) => response.body));
   const prompter = ctx.io.canPrompt() ? ctx.prompter() : undefined;
 
   if (guided && prompter) {
@@ -163,7 +164,7 @@ async function brandWhenNeeded(ctx: Context, client: ApiClient, readMe: () => Pr
 async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, idempotencyKey: string, labels: FieldLabels): Promise<void> {
   let link: PersonalLink;
   try {
-    link = (await client.post<PersonalLink>('/personal-links', body, { idempotencyKey, signal: ctx.signal })).body;
+    link = (await createPersonalLink(client, body, { idempotencyKey, signal: ctx.signal })).body;
   } catch (error) {
     throw error instanceof ApiError ? explainRefusal(error) : error;
   }

@@ -1,5 +1,6 @@
-import { LINK_STATUSES, type PersonalLink } from '../../api/types.js';
+import { LINK_STATUSES } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
+import { listPersonalLinks } from '../../api/resources.js';
 import * as validate from '../../api/checks.js';
 import { runList, type ListFlags } from '../list.js';
 import { linkColumns } from './columns.js';
@@ -11,8 +12,8 @@ interface Options extends ListFlags {
 }
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
-  await runList<PersonalLink>(ctx, opts, {
-    path: '/personal-links',
+  await runList(ctx, opts, {
+    list: listPersonalLinks,
     query: {
       brandId: validate.optionalUuid(opts.brand, '--brand'),
       campaignId: validate.optionalUuid(opts.campaign, '--campaign'),

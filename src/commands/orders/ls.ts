@@ -1,5 +1,6 @@
-import { ORDER_STATUSES, type RewardStoreOrder } from '../../api/types.js';
+import { ORDER_STATUSES } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
+import { listRewardStoreOrders } from '../../api/resources.js';
 import * as validate from '../../api/checks.js';
 import { runList, type ListFlags } from '../list.js';
 import { formatPrice } from './show.js';
@@ -11,8 +12,8 @@ interface Options extends ListFlags {
 }
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
-  await runList<RewardStoreOrder>(ctx, opts, {
-    path: '/reward-store-orders',
+  await runList(ctx, opts, {
+    list: listRewardStoreOrders,
     query: {
       brandId: validate.optionalUuid(opts.brand, '--brand'),
       storeId: validate.optionalUuid(opts.store, '--store'),

@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { ApiClient } from '../../api/client.js';
-import type { Me, PlaceOrderRequest, RewardStoreOrder } from '../../api/types.js';
+import { getMe, placeRewardStoreOrder } from '../../api/resources.js';
+import type { PlaceOrderRequest, RewardStoreOrder } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
 import { fieldLabels, labelsOf, type FieldLabels } from '../answers.js';
 import { ApiError, FailureError } from '../../core/errors.js';
@@ -69,7 +70,7 @@ async function fromFlags(ctx: Context, opts: PlaceOptions): Promise<Prepared> {
   // Every given value is checked before any request; without a TTY, every required one too.
   const draft = checkOrder(draftFromFlags(opts), flagName, !guided);
   const client = await ctx.client();
-  const me = await client.get<Me>('/me', { signal: ctx.signal });
+  const me = (await getMe(client, { signal: ctx.signal })).body;
   const localeCheck = new RequestChecks(flagName);
   localeCheck.locale(draft.locale, 'locale', me.tenant.locales);
   localeCheck.throwIfAny();
@@ -142,7 +143,7 @@ async function placeWithConsent(
   let idempotencyKey = firstKey;
   for (;;) {
     try {
-      return (await client.post<RewardStoreOrder>('/reward-store-orders', body, { idempotencyKey, signal: ctx.signal })).body;
+      return (await placeRewardStoreOrder(client, body, { idempotencyKey, signal: ctx.signal })).body;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const corrected = await correct?.(error);

@@ -5,6 +5,7 @@
  * An orderId already in the ledger is left as it is.
  */
 import type { ApiClient } from '../../api/client.js';
+import { getRewardStoreOrder } from '../../api/resources.js';
 import type { Context } from '../../core/context.js';
 import { ApiError, SvcError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
@@ -71,7 +72,7 @@ async function lookUp(ctx: Context, ledger: Ledger, place: Awaited<ReturnType<ty
     }
     for (const id of orderIds.filter((orderId) => !known.has(orderId))) {
       try {
-        const order = await client.get<{ coinPrice?: unknown; currency?: unknown }>(`/reward-store-orders/${id}`, { signal: ctx.signal });
+        const order: { coinPrice?: unknown; currency?: unknown } | null = (await getRewardStoreOrder(client, id, { signal: ctx.signal })).body;
         known.set(id, { coinPrice: typeof order?.coinPrice === 'string' ? order.coinPrice : null, currency: order?.currency ?? null, eventId: null });
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 404)) throw error;

@@ -1,5 +1,5 @@
-import type { RewardStoreSummary } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
+import { listRewardStores } from '../../api/resources.js';
 import * as validate from '../../api/checks.js';
 import { runList, type ListFlags } from '../list.js';
 
@@ -8,8 +8,8 @@ interface Options extends ListFlags {
 }
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
-  await runList<RewardStoreSummary>(ctx, opts, {
-    path: '/reward-stores',
+  await runList(ctx, opts, {
+    list: listRewardStores,
     query: { brandId: validate.optionalUuid(opts.brand, '--brand') },
     noun: 'stores',
     command: 'svc stores ls',
