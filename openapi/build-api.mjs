@@ -87,6 +87,18 @@ function mergeShapes(a, b) {
   return merged;
 }
 
+/** The API key's format from the security scheme's `x-key-format`: its prefix, characters and pattern. */
+function apiKeyFormat(doc) {
+  const scheme = doc.components.securitySchemes.bearerAuth;
+  const { prefix, characters } = scheme['x-key-format'] ?? {};
+  if (typeof prefix !== 'string' || typeof characters !== 'string') throw new Error('bearerAuth x-key-format needs a prefix and characters');
+  const pattern = `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[${characters}]+$`;
+  if (scheme.bearerFormat !== `${prefix}…` || !scheme.description.includes(`\`${pattern}\``)) {
+    throw new Error(`bearerAuth: bearerFormat and description must state the key format of x-key-format (${pattern})`);
+  }
+  return { prefix, characters, pattern };
+}
+
 function constantsModule(doc, ops) {
   const s = doc.components.schemas;
   const prop = (schema, name) => deref(doc, s[schema].properties[name]);
@@ -116,7 +128,7 @@ function constantsModule(doc, ops) {
     decimal: s.Decimal.pattern,
     locale: s.Locale.pattern,
     phoneE164: s.PhoneE164.pattern,
-    apiKey: doc.components.securitySchemes.bearerAuth['x-key-pattern'],
+    apiKey: apiKeyFormat(doc).pattern,
   };
   const enums = {
     SCOPES: enumOf('Scope'),
@@ -150,6 +162,7 @@ function constantsModule(doc, ops) {
   for (const [name, values] of Object.entries(enums)) out += `export const ${name} = ${JSON.stringify(values)} as const;\n`;
   out += `/** Length limits and page sizes, as the document's schemas state them. */\nexport const LIMITS = ${JSON.stringify(limits, null, 2)} as const;\n`;
   out += `/** Regular expressions of the document's string formats (source text; build with new RegExp(…, 'u')). */\nexport const PATTERNS = ${JSON.stringify(patterns, null, 2)} as const;\n`;
+  out += `/** The API key's format (components.securitySchemes.bearerAuth x-key-format): prefix, characters of the rest, pattern. */\nexport const API_KEY = ${JSON.stringify(apiKeyFormat(doc), null, 2)} as const;\n`;
   out += `/** Every operation: method, path under the base URL, operationId and the scope it needs. */\nexport const OPERATIONS = ${JSON.stringify(opList, null, 2)} as const;\n`;
   out += `export type OperationId = (typeof OPERATIONS)[number]['operationId'];\n`;
   const shapes = Object.fromEntries(['Campaign', 'PersonalLink', 'RewardStoreOrder', 'RewardStoreSummary', 'RewardStore', 'Me', 'Event'].map((name) => [name, fieldShape(doc, s[name])]));

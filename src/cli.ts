@@ -47,7 +47,7 @@ function fieldsOption(resource: Resource): Option {
 function listOptions(command: Command, resource: Resource): Command {
   return command
     .addOption(fieldsOption(resource))
-    .option('--limit <n>', 'page size, 1-100 (default 25)')
+    .option('--limit <n>', `page size, ${MAX.pageSizeMin}-${MAX.pageSizeMax} (default ${MAX.pageSizeDefault})`)
     .option('--after <cursor>', 'start after this cursor (the previous page\'s nextCursor)')
     .option('--all', 'follow cursors to the end, streaming every item');
 }
@@ -276,7 +276,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .option('--resume', 'start from the cursor saved for this profile')
       .option('--type <type>', 'only this type, or a prefix such as order. (repeatable)', collect, [])
       .option('-n, --last <n>', 'print only the last N events of the catch-up')
-      .option('--limit <n>', 'page size, 1-100')
+      .option('--limit <n>', `page size, ${MAX.pageSizeMin}-${MAX.pageSizeMax}`)
       .option('--interval <seconds>', 'polling interval with --follow (default 2)')
       .option('--forward-to <url>', 'also POST each event, signed like a webhook, to this URL (https://, or http:// to loopback)')
       .option('--link <id>', 'only events of this link (data.id)')

@@ -16,6 +16,7 @@ import {
 } from './generated/constants.js';
 
 export {
+  API_KEY,
   API_VERSION,
   COUNTRY_CODES,
   ERROR_CODES,

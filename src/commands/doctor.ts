@@ -12,7 +12,7 @@ import type { Me } from '../api/types.js';
 import type { Context, ResolvedProfile } from '../core/context.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
-import { maskKey } from '../core/secrets.js';
+import { MASKED_KEY, isApiKeyFormat, maskKey } from '../api/keys.js';
 import { getMe, testWebhook } from '../api/resources.js';
 
 interface Options {
@@ -29,7 +29,6 @@ export interface Check {
 
 /** The signature tolerance of the API: a receiver rejects timestamps further than this from its clock. */
 const TOLERANCE_SECONDS = 300;
-const KEY_FORMAT = /^svc_live_[A-Za-z0-9_-]+$/;
 
 export async function run(ctx: Context, opts: Options): Promise<number> {
   const checks: Check[] = [];
@@ -107,8 +106,8 @@ function keyCheck(ctx: Context, profile: ResolvedProfile | undefined, me: MeResu
   }
   const where = ctx.env.SVC_API_KEY ? 'SVC_API_KEY (environment)' : `profile ${profile.name} (${storageOf(profile)})`;
   const masked = maskKey(profile.apiKey);
-  if (!KEY_FORMAT.test(profile.apiKey)) {
-    return { check: 'key', ok: false, detail: `${masked} from ${where} is not of the form svc_live_…`, hint: 'copy the whole key as the administrator showed it' };
+  if (!isApiKeyFormat(profile.apiKey)) {
+    return { check: 'key', ok: false, detail: `${masked} from ${where} is not of the form ${MASKED_KEY}`, hint: 'copy the whole key as the administrator showed it' };
   }
   if (me && !me.ok && me.error.exitCode === ExitCode.auth) {
     return { check: 'key', ok: false, detail: `${masked} from ${where} was refused: ${terminalSafeLine(me.error.message)}`, hint: 'the key is revoked, unknown, or API access is off: ask the administrator for a new key, then svc login' };

@@ -3,7 +3,7 @@
  * order: a miss is not an error until both miss) and every feed event whose `data.id` is ID,
  * oldest first (the feed's save order).
  *
- * The feed is read through the shared paginator, 100 events a page, keeping only this record's
+ * The feed is read through the shared paginator, the largest page at a time, keeping only this record's
  * events, so memory stays flat however long the feed. The API cannot start the feed at a time, so
  * `--since` cannot shorten the read: every kept page is read and events that occurred before it are
  * left out. (The feed is in save order, not sorted by occurredAt, so no early stop is safe.)

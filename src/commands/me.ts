@@ -1,6 +1,6 @@
 import type { Context } from '../core/context.js';
 import { getMe } from '../api/resources.js';
-import { maskKey } from '../core/secrets.js';
+import { maskKey } from '../api/keys.js';
 
 export async function run(ctx: Context): Promise<void> {
   const client = await ctx.client();

@@ -3,7 +3,7 @@ import type { Profile } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
 import { getMe } from '../../api/resources.js';
 import { UsageError } from '../../core/errors.js';
-import { maskKey } from '../../core/secrets.js';
+import { MASKED_KEY, isApiKeyFormat, maskKey } from '../../api/keys.js';
 import { readStdinLines } from '../../core/stdin.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 
@@ -12,7 +12,6 @@ interface Options {
   webhookSecretStdin?: boolean;
 }
 
-const KEY_FORMAT = /^svc_live_[A-Za-z0-9_-]{8,}$/;
 const SECRET_FORMAT = /^[0-9a-fA-F]{64}$/;
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
@@ -21,7 +20,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const config = await ctx.config();
 
   const { apiKey, webhookSecret } = await readCredentials(ctx, opts);
-  if (!KEY_FORMAT.test(apiKey)) throw new UsageError('API key: not a key of the form svc_live_… (check what was pasted)');
+  if (!isApiKeyFormat(apiKey)) throw new UsageError(`API key: not a key of the form ${MASKED_KEY} (check what was pasted)`);
   if (webhookSecret !== undefined && !SECRET_FORMAT.test(webhookSecret)) {
     throw new UsageError('webhook secret: must be the 64-character hex string shown when the key was created');
   }
@@ -86,7 +85,7 @@ async function readCredentials(ctx: Context, opts: Options): Promise<{ apiKey: s
     throw new UsageError('--api-key-stdin: required when not on a terminal (keys are never taken as flag values)', 'printf "%s\\n" "$KEY" | svc login --api-key-stdin');
   }
   // On a terminal, "stdin" is the person typing: both values are asked for without echo.
-  const apiKey = (await ctx.prompter().password('API key (svc_live_…):')).trim();
+  const apiKey = (await ctx.prompter().password(`API key (${MASKED_KEY}):`)).trim();
   const webhookSecret = opts.webhookSecretStdin ? (await ctx.prompter().password('Webhook secret (64 hex characters):')).trim() : undefined;
   return { apiKey, webhookSecret };
 }

@@ -1,6 +1,6 @@
 import type { Context } from '../../core/context.js';
 import { DEFAULT_PROFILE, type Profile } from '../../core/config.js';
-import { maskKey } from '../../core/secrets.js';
+import { MASKED_KEY, maskKey } from '../../api/keys.js';
 
 interface ProfileRow {
   name: string;
@@ -20,7 +20,7 @@ export async function run(ctx: Context): Promise<void> {
   const rows: ProfileRow[] = Object.entries(config.profiles()).map(([name, profile]) => ({
     name,
     baseUrl: profile.baseUrl,
-    apiKey: profile.keyring?.apiKey && !profile.apiKey ? (profile.keyring.maskedKey ?? 'svc_live_…') : maskKey(profile.apiKey),
+    apiKey: profile.keyring?.apiKey && !profile.apiKey ? (profile.keyring.maskedKey ?? MASKED_KEY) : maskKey(profile.apiKey),
     webhookSecret: Boolean(profile.webhookSecret || profile.keyring?.webhookSecret),
     storage: storage(profile),
     default: name === current,
