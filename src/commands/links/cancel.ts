@@ -6,6 +6,7 @@
 import type { PersonalLink } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
 import { cancelPersonalLink } from '../../api/resources.js';
+import { apiErrorCode } from '../../api/error-codes.js';
 import { fieldLabels } from '../answers.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import * as validate from '../../api/checks.js';
@@ -39,7 +40,7 @@ export async function run(ctx: Context, opts: CancelOptions, [id]: string[]): Pr
   try {
     link = (await cancelPersonalLink(client, linkId, { reason }, { idempotencyKey, signal: ctx.signal })).body;
   } catch (error) {
-    throw error instanceof ApiError && error.code === 'not_cancellable' ? explainNotCancellable(error) : error;
+    throw error instanceof ApiError && apiErrorCode(error) === 'not_cancellable' ? explainNotCancellable(error) : error;
   }
   const output = await ctx.output();
   if (ctx.format === 'table') ctx.io.info(terminalSafeLine(`Link ${link.id} is cancelled${link.cancelledAt ? ` (since ${link.cancelledAt})` : ''}.`));

@@ -12,6 +12,7 @@
  */
 import type { ApiClient } from '../../api/client.js';
 import { createPersonalLink, getMe } from '../../api/resources.js';
+import { apiErrorCode } from '../../api/error-codes.js';
 import type { CreateLinkRequest, Me, PersonalLink, TenantCustomField } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
 import type { Prompter } from '../../core/prompter.js';
@@ -128,7 +129,7 @@ function checkLocale(locale: string | undefined, me: Me): void {
 
 /** A 400 whose errors[] says custom fields are wrong (a required one unanswered, in the spec's words). */
 function requiredFieldsMissing(error: ApiError): boolean {
-  return error.status === 400 && error.code === 'invalid_request' && error.fieldErrors.some((entry) => entry.field === 'customFields');
+  return error.status === 400 && apiErrorCode(error) === 'invalid_request' && error.fieldErrors.some((entry) => entry.field === 'customFields');
 }
 
 /** Checks every flag before any request; `strict` also requires what the guided flow would ask. */
@@ -176,7 +177,7 @@ async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, 
 }
 
 function explainRefusal(error: ApiError): ApiError {
-  switch (error.code) {
+  switch (apiErrorCode(error)) {
     case 'campaign_not_active':
       return error.explained(`${error.message} (the campaign is not taking links)`, 'pick an ACTIVE campaign: svc campaigns ls');
     case 'campaign_not_found':

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { ApiClient } from '../../api/client.js';
 import { getMe, placeRewardStoreOrder } from '../../api/resources.js';
+import { apiErrorCode } from '../../api/error-codes.js';
 import type { PlaceOrderRequest, RewardStoreOrder } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
 import { fieldLabels, labelsOf, type FieldLabels } from '../answers.js';
@@ -94,7 +95,7 @@ async function fromFlags(ctx: Context, opts: PlaceOptions): Promise<Prepared> {
 function correctRefused(ctx: Context, draft: Draft): Correct {
   return async (error) => {
     const fields = error.fieldErrors.map((entry) => entry.field);
-    if (error.code !== 'invalid_request' || !canAskAgain(fields)) return undefined;
+    if (apiErrorCode(error) !== 'invalid_request' || !canAskAgain(fields)) return undefined;
     for (const entry of error.fieldErrors) ctx.io.info(terminalSafeLine(`The service refused ${entry.field}: ${entry.message}`));
     await askAgain(ctx.prompter(), draft, fields);
     return toRequest(checkOrder(draft, flagName, true));
@@ -155,7 +156,7 @@ async function placeWithConsent(
         continue;
       }
       const current = error.problem.coinPrice;
-      if (error.code !== 'price_changed' || !current || !ctx.io.canPrompt()) throw explainOrderRefusal(error, body, source);
+      if (apiErrorCode(error) !== 'price_changed' || !current || !ctx.io.canPrompt()) throw explainOrderRefusal(error, body, source);
       const price = (value: string) => (shown ? formatPrice(value, shown.store.currency) : value);
       ctx.io.info(terminalSafeLine(`The price changed: the order was sent at ${price(body.coinPrice)}, the gift now costs ${price(current)}. Nothing was ordered.`));
       if (!(await ctx.prompter().confirm(`Place the order again at ${price(current)}?`, false))) {
