@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { API_LIMITS as MAX, CAMPAIGN_STATUSES, LINK_STATUSES, ORDER_STATUSES } from './api/types.js';
-import type { Context } from './core/context.js';
+import type { Context } from './app/context.js';
 import { ExitCode, SvcError, errorLines, problemLine } from './core/errors.js';
 import { terminalSafe, terminalSafeLine } from './core/sanitize.js';
 import { RESOURCE_LABEL, fieldPaths, type Resource } from './api/resource-fields.js';
@@ -62,7 +62,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     async function (this: Command, ...args: unknown[]): Promise<void> {
       const command = args[args.length - 1] as Command;
       const positionals = args.slice(0, -2).flatMap((value) => (Array.isArray(value) ? value : [value])) as string[];
-      const { Context } = await import('./core/context.js');
+      const { Context } = await import('./app/context.js');
       const context = new Context(command.optsWithGlobals(), streams, signal);
       state.context = context;
       const verb = await load();
@@ -105,7 +105,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     .option('--api-key-stdin', 'read the API key from standard input instead of prompting')
     .option('--webhook-secret-stdin', 'also read the webhook secret from standard input (the line after the key)')
     .addHelpText('after', examples('svc login', 'printf "%s\\n" "$KEY" | svc login --profile ci --api-key-stdin', 'svc login --profile staging --base-url https://api.example.test/v1'))
-    .action(action(() => import('./commands/auth/login.js')));
+    .action(action(() => import('./commands/login.js')));
 
   group('profiles', 'list, choose and remove stored profiles', ['svc profiles ls', 'svc profiles use sandbox'], (profiles) => {
     profiles

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { ApiClient, type ApiResponse } from '../api/client.js';
 import { pages } from '../api/paginate.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../app/context.js';
 import { UsageError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { readFileOrStdin } from '../core/stdin.js';

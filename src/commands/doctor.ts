@@ -9,7 +9,7 @@
 import { lstat } from 'node:fs/promises';
 import { headerValue, type ApiClient, type ApiResponse } from '../api/client.js';
 import type { Me, WebhookTestResult } from '../api/types.js';
-import type { Context, ResolvedProfile } from '../core/context.js';
+import type { Context, ResolvedProfile } from '../app/context.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { maskKey } from '../core/secrets.js';

@@ -12,7 +12,7 @@ import { pages } from '../api/paginate.js';
 import { defaultColumns } from '../api/resource-fields.js';
 import type { PersonalLink, RewardStoreOrder, SvcEvent } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../app/context.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
 import { cellText, valueAt } from '../core/fields.js';
 import type { Column, Output } from '../core/output.js';

@@ -1,5 +1,5 @@
 import type { Me } from '../api/types.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../app/context.js';
 import { maskKey } from '../core/secrets.js';
 
 export async function run(ctx: Context): Promise<void> {

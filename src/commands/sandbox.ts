@@ -1,5 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import type { Context } from '../core/context.js';
+import type { Context } from '../app/context.js';
 import { FailureError, UsageError } from '../core/errors.js';
 import { terminalSafe } from '../core/sanitize.js';
 import * as validate from '../core/validate.js';

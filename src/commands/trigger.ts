@@ -12,13 +12,13 @@
  */
 import type { ApiClient } from '../api/client.js';
 import { EVENT_TYPES, type EventType, type Me, type PersonalLink, type RewardStore, type RewardStoreOrder, type RewardStoreSummary } from '../api/types.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../app/context.js';
 import { ApiError, ExitCode, FailureError, SvcError, UsageError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import * as validate from '../core/validate.js';
-import { feed, type FeedEvent } from './events/feed.js';
+import { feed, type FeedEvent } from '../features/events/feed.js';
 import type { DeliveryRecord as Delivery } from '../sandbox/webhooks.js';
-import { SandboxAdmin } from './trigger-sandbox.js';
+import { SandboxAdmin } from '../features/sandbox-admin.js';
 import { jsonText } from '../core/sanitize.js';
 
 export interface TriggerOptions {

@@ -2,7 +2,7 @@
  * `svc verify-signature`: checks a Svc-Signature header against the raw payload bytes, prints a
  * verdict with its evidence and, when invalid, the mistake that explains it. Exit 0 valid, 1 invalid.
  */
-import type { Context } from '../core/context.js';
+import type { Context } from '../app/context.js';
 import { ExitCode, FailureError, UsageError } from '../core/errors.js';
 import * as validate from '../core/validate.js';
 import type { Output } from '../core/output.js';

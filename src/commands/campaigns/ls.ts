@@ -1,7 +1,7 @@
 import { CAMPAIGN_STATUSES, type Campaign } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import * as validate from '../../core/validate.js';
-import { runList, type ListFlags } from '../list.js';
+import { runList, type ListFlags } from '../../features/list.js';
 
 interface Options extends ListFlags {
   brand?: string;

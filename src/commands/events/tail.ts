@@ -13,17 +13,17 @@
  *   event for the rest of the run, so `--resume` delivers it again (receivers dedupe by event id).
  *   Without --follow the run then ends with exit 1.
  */
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { resolveWebhookSecret } from '../../core/signature-secret.js';
 import { parseSince } from '../../core/time.js';
 import * as validate from '../../core/validate.js';
 import { defaultColumns } from '../../api/resource-fields.js';
-import { feed, type FeedEvent } from './feed.js';
-import { Forwarder, forwardNote, forwardUrl } from './forward.js';
-import { EventRenderer } from './render.js';
-import { RingBuffer, eventFilter } from './select.js';
+import { feed, type FeedEvent } from '../../features/events/feed.js';
+import { Forwarder, forwardNote, forwardUrl } from '../../features/events/forward.js';
+import { EventRenderer } from '../../features/events/render.js';
+import { RingBuffer, eventFilter } from '../../features/events/select.js';
 
 export interface TailOptions {
   follow?: boolean;

@@ -4,11 +4,11 @@
  * cannot be cancelled any more is explained in words.
  */
 import type { PersonalLink } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
-import { fieldLabels } from '../answers.js';
+import type { Context } from '../../app/context.js';
+import { fieldLabels } from '../../features/answers.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import * as validate from '../../core/validate.js';
-import { LIMITS, RequestChecks, checkIdempotencyKey, lengthRule } from '../fields.js';
+import { LIMITS, RequestChecks, checkIdempotencyKey, lengthRule } from '../../features/fields.js';
 import { renderLink } from './show.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 

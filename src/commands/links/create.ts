@@ -12,7 +12,7 @@
  */
 import type { ApiClient } from '../../api/client.js';
 import type { CreateLinkRequest, Me, PersonalLink, TenantCustomField } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import type { Prompter } from '../../core/prompter.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import {
@@ -24,9 +24,9 @@ import {
   requireAnswers,
   unansweredRequired,
   withoutUndefined,
-} from '../fields.js';
-import { labelsOf, type FieldLabels } from '../answers.js';
-import { brandNames, chooseLocale } from '../choose.js';
+} from '../../features/fields.js';
+import { labelsOf, type FieldLabels } from '../../features/answers.js';
+import { brandNames, chooseLocale } from '../../features/choose.js';
 import { askEmail, askMessage, askName, findActiveCampaign, pickBrand, pickCampaign } from './prompt.js';
 import { renderLink } from './show.js';
 
@@ -53,10 +53,24 @@ const FLAGS: Record<string, string> = {
   locale: '--locale',
 };
 
+/** Flags that would set one link's values; in bulk every value comes from the file. */
+const SINGLE_LINK_FLAGS: [keyof CreateOptions, string][] = [
+  ['campaign', '--campaign'],
+  ['name', '--name'],
+  ['brand', '--brand'],
+  ['email', '--email'],
+  ['message', '--message'],
+  ['locale', '--locale'],
+  ['idempotencyKey', '--idempotency-key'],
+];
+
 export async function run(ctx: Context, opts: CreateOptions): Promise<number | void> {
   if (opts.fromFile !== undefined) {
+    const conflicting = SINGLE_LINK_FLAGS.filter(([key]) => opts[key] !== undefined).map(([, flag]) => flag);
+    if (opts.field?.length) conflicting.push('--field');
+    if (conflicting.length > 0) throw new UsageError(`--from-file: every value comes from the file; remove ${conflicting.join(', ')}`);
     const { runBulk } = await import('./bulk.js');
-    return runBulk(ctx, opts);
+    return runBulk(ctx, { fromFile: opts.fromFile, concurrency: opts.concurrency });
   }
   const guided = ctx.io.canPrompt() && (opts.campaign === undefined || opts.name === undefined);
   const body = checkFlags(opts, !guided);

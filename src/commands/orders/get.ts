@@ -1,6 +1,6 @@
 import type { RewardStoreOrder } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
-import { fieldLabels } from '../answers.js';
+import type { Context } from '../../app/context.js';
+import { fieldLabels } from '../../features/answers.js';
 import * as validate from '../../core/validate.js';
 import { renderOrder } from './show.js';
 

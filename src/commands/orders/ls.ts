@@ -1,8 +1,8 @@
 import { ORDER_STATUSES, type RewardStoreOrder } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import * as validate from '../../core/validate.js';
-import { runList, type ListFlags } from '../list.js';
-import { formatPrice } from './show.js';
+import { runList, type ListFlags } from '../../features/list.js';
+import { formatPrice } from '../../features/price.js';
 
 interface Options extends ListFlags {
   brand?: string;

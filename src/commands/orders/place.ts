@@ -7,17 +7,18 @@
 import { createHash } from 'node:crypto';
 import { ApiClient } from '../../api/client.js';
 import type { Me, PlaceOrderRequest, RewardStoreOrder } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
-import { fieldLabels, labelsOf, type FieldLabels } from '../answers.js';
+import type { Context } from '../../app/context.js';
+import { fieldLabels, labelsOf, type FieldLabels } from '../../features/answers.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { canonicalJson } from '../../core/canonical-json.js';
 import { readFileOrStdin } from '../../core/stdin.js';
-import { RequestChecks, checkIdempotencyKey, parseFieldFlags, promptAnswers, requireAnswers, unansweredRequired } from '../fields.js';
+import { RequestChecks, checkIdempotencyKey, parseFieldFlags, promptAnswers, requireAnswers, unansweredRequired } from '../../features/fields.js';
 import { ORDER_FLAGS, checkOrder, draftFromFlags, parseOrderFile, rejectBodyFlags, toRequest, type Draft, type PlaceOptions } from './place-body.js';
 import { describeVariations, explainOrderRefusal, type OrderSource } from './place-errors.js';
 import { askAgain, canAskAgain, walk, type Shown } from './place-prompt.js';
-import { formatPrice, renderOrder } from './show.js';
+import { formatPrice } from '../../features/price.js';
+import { renderOrder } from './show.js';
 
 const flagName = (field: string): string => ORDER_FLAGS[field] ?? field;
 

@@ -1,4 +1,4 @@
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import { DEFAULT_PROFILE, type Profile } from '../../core/config.js';
 import { maskKey } from '../../core/secrets.js';
 

@@ -1,4 +1,4 @@
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import { noSuchProfile, validateProfileName } from '../../core/config.js';
 
 export async function run(ctx: Context, _opts: unknown, [name]: string[]): Promise<void> {

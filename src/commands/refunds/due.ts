@@ -3,13 +3,13 @@
  * the ledger does not hold yet. JSON lines in a pipe (streamed); on a TTY a table with exact totals
  * per currency. It moves nothing: neither cursor nor ledger.
  */
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import { ExitCode, InterruptedError } from '../../core/errors.js';
 import type { Output } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
-import { Ledger, ledgerPlace, readRefundCursor } from './ledger.js';
-import { currencyName, totalsByCurrency, type Refund } from './refund.js';
-import { dueRefunds } from './source.js';
+import { Ledger, ledgerPlace, readRefundCursor } from '../../features/refunds/ledger.js';
+import { currencyName, totalsByCurrency, type Refund } from '../../features/refunds/refund.js';
+import { dueRefunds } from '../../features/refunds/source.js';
 
 export interface DueOptions {
   fromStart?: boolean;

@@ -1,8 +1,8 @@
 /** `svc refunds ls`: the ledger, oldest first: orderId, coinPrice, currency, eventId, refundedAt. */
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
-import { Ledger, ledgerPlace, type LedgerEntry } from './ledger.js';
-import { currencyName } from './refund.js';
+import { Ledger, ledgerPlace, type LedgerEntry } from '../../features/refunds/ledger.js';
+import { currencyName } from '../../features/refunds/refund.js';
 
 export interface LsOptions {
   ledger?: string;

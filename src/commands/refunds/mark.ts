@@ -5,12 +5,12 @@
  * An orderId already in the ledger is left as it is.
  */
 import type { ApiClient } from '../../api/client.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import { ApiError, SvcError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import * as validate from '../../core/validate.js';
-import { Ledger, ledgerPlace, readRefundCursor, type LedgerEntry } from './ledger.js';
-import { dueRefunds } from './source.js';
+import { Ledger, ledgerPlace, readRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
+import { dueRefunds } from '../../features/refunds/source.js';
 
 export interface MarkOptions {
   ledger?: string;

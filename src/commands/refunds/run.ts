@@ -6,15 +6,15 @@
  * The only window for a repeat is a crash between CMD's exit 0 and the ledger's fsync: CMD gets the
  * orderId so it can deduplicate.
  */
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import * as validate from '../../core/validate.js';
-import { execRefund } from './exec.js';
-import { Ledger, ledgerPlace, readRefundCursor, writeRefundCursor, type LedgerEntry } from './ledger.js';
-import { acquireLedgerLock } from './lock.js';
-import { currencyName } from './refund.js';
-import { dueRefunds } from './source.js';
+import { execRefund } from '../../features/refunds/exec.js';
+import { Ledger, ledgerPlace, readRefundCursor, writeRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
+import { acquireLedgerLock } from '../../features/refunds/lock.js';
+import { currencyName } from '../../features/refunds/refund.js';
+import { dueRefunds } from '../../features/refunds/source.js';
 
 export interface RunOptions {
   exec?: string;

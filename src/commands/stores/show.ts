@@ -1,12 +1,12 @@
 import type { RewardStore, StoreGift } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import stringWidth from 'string-width';
 import type { Output } from '../../core/output.js';
 import { truncate } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { UsageError } from '../../core/errors.js';
 import * as validate from '../../core/validate.js';
-import { formatPrice } from '../orders/show.js';
+import { formatPrice } from '../../features/price.js';
 
 interface Options {
   brand?: string;

@@ -21,14 +21,14 @@ import type { Dispatcher } from 'undici';
 import type { SvcEvent } from '../../api/types.js';
 import { describeNetworkError, loadTransport } from '../../api/transport.js';
 import { validateForwardUrl } from '../../core/config.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import { ExitCode, FailureError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { verifySignature } from '../../core/signature.js';
 import { diagnose } from '../../core/signature-diagnose.js';
 import { resolveWebhookSecret } from '../../core/signature-secret.js';
 import * as validate from '../../core/validate.js';
-import { EventRenderer } from '../events/render.js';
+import { EventRenderer } from '../../features/events/render.js';
 
 export interface ListenOptions {
   port?: string;

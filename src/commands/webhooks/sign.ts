@@ -3,7 +3,7 @@
  * receiver can be tested with curl. The bare value is printed unless `-o json|jsonl` is asked for
  * explicitly, so `$(svc webhooks sign …)` works in a pipe, where jsonl is the default format.
  */
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import * as validate from '../../core/validate.js';
 import { UsageError } from '../../core/errors.js';
 import { computeSignature } from '../../core/signature.js';

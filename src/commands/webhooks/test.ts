@@ -3,7 +3,7 @@
  * what the receiver answered. Exit 0 only when it answered 2xx, else 1.
  */
 import type { WebhookTestResult } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import { FailureError } from '../../core/errors.js';
 import type { Output } from '../../core/output.js';
 

@@ -3,14 +3,14 @@
  * profile, the API client and the prompter. Nothing is loaded until a command asks for it.
  */
 import { ApiClient } from '../api/client.js';
-import { AuthError, UsageError } from './errors.js';
-import { IO, type IOStreams } from './io.js';
-import { FORMATS, Output, type Format } from './output.js';
-import { ConfigStore, DEFAULT_BASE_URL, DEFAULT_PROFILE, validateBaseUrl, validateProfileName, type Profile } from './config.js';
-import { defaultSecretStore, SecretStoreError, type SecretStore } from './secret-store.js';
-import { inquirerPrompter, type Prompter } from './prompter.js';
-import * as validate from './validate.js';
-import { terminalSafeLine } from './sanitize.js';
+import { AuthError, UsageError } from '../core/errors.js';
+import { IO, type IOStreams } from '../core/io.js';
+import { FORMATS, Output, type Format } from '../core/output.js';
+import { ConfigStore, DEFAULT_BASE_URL, DEFAULT_PROFILE, validateBaseUrl, validateProfileName, type Profile } from '../core/config.js';
+import { defaultSecretStore, SecretStoreError, type SecretStore } from '../core/secret-store.js';
+import { inquirerPrompter, type Prompter } from '../core/prompter.js';
+import * as validate from '../core/validate.js';
+import { terminalSafeLine } from '../core/sanitize.js';
 
 /** Global options as commander hands them over (strings; validated here). */
 export interface GlobalOptions {

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Me } from '../../api/types.js';
-import type { Profile } from '../../core/config.js';
-import type { Context } from '../../core/context.js';
-import { UsageError } from '../../core/errors.js';
-import { maskKey } from '../../core/secrets.js';
-import { readStdinLines } from '../../core/stdin.js';
-import { terminalSafeLine } from '../../core/sanitize.js';
+import type { Me } from '../api/types.js';
+import type { Profile } from '../core/config.js';
+import type { Context } from '../app/context.js';
+import { UsageError } from '../core/errors.js';
+import { maskKey } from '../core/secrets.js';
+import { readStdinLines } from '../core/stdin.js';
+import { terminalSafeLine } from '../core/sanitize.js';
 
 interface Options {
   apiKeyStdin?: boolean;

@@ -2,7 +2,7 @@
 import { pages } from '../api/paginate.js';
 import { RESOURCE_OF_PATH, defaultColumns } from '../api/resource-fields.js';
 import type { Query } from '../api/client.js';
-import type { Context, GlobalOptions } from '../core/context.js';
+import type { Context, GlobalOptions } from '../app/context.js';
 import type { Column } from '../core/output.js';
 import { UsageError } from '../core/errors.js';
 import * as validate from '../core/validate.js';
