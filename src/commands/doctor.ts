@@ -13,6 +13,8 @@ import type { Context, ResolvedProfile } from '../app/context.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { maskKey } from '../core/secrets.js';
+import type { Command } from 'commander';
+import { examples } from './declare.js';
 
 interface Options {
   webhook?: boolean;
@@ -29,6 +31,13 @@ export interface Check {
 /** The signature tolerance of the API: a receiver rejects timestamps further than this from its clock. */
 const TOLERANCE_SECONDS = 300;
 const KEY_FORMAT = /^svc_live_[A-Za-z0-9_-]+$/;
+
+export function declare(command: Command): void {
+  command
+    .description('check config, key, API, clock and webhook setup; one line each with a fix')
+    .option('--webhook', "also send a test delivery to the key's webhook URL (POST /webhooks:test)")
+    .addHelpText('after', examples('svc doctor', 'svc --profile staging doctor --webhook', 'svc doctor -o json | jq ".[] | select(.ok | not)"'));
+}
 
 export async function run(ctx: Context, opts: Options): Promise<number> {
   const checks: Check[] = [];

@@ -6,6 +6,8 @@ import { UsageError } from '../core/errors.js';
 import { maskKey } from '../core/secrets.js';
 import { readStdinLines } from '../core/stdin.js';
 import { terminalSafeLine } from '../core/sanitize.js';
+import type { Command } from 'commander';
+import { examples } from './declare.js';
 
 interface Options {
   apiKeyStdin?: boolean;
@@ -14,6 +16,14 @@ interface Options {
 
 const KEY_FORMAT = /^svc_live_[A-Za-z0-9_-]{8,}$/;
 const SECRET_FORMAT = /^[0-9a-fA-F]{64}$/;
+
+export function declare(command: Command): void {
+  command
+    .description('check an API key with GET /me and save it in a profile')
+    .option('--api-key-stdin', 'read the API key from standard input instead of prompting')
+    .option('--webhook-secret-stdin', 'also read the webhook secret from standard input (the line after the key)')
+    .addHelpText('after', examples('svc login', 'printf "%s\\n" "$KEY" | svc login --profile ci --api-key-stdin', 'svc login --profile staging --base-url https://api.example.test/v1'));
+}
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
   // The same profile and base URL every other command would use (--profile, SVC_PROFILE, `profiles use`).

@@ -11,6 +11,9 @@ import * as validate from '../../core/validate.js';
 import { LIMITS, RequestChecks, checkIdempotencyKey, lengthRule } from '../../features/fields.js';
 import { renderLink } from './show.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
+import type { Command } from 'commander';
+import { examples, thousands } from '../declare.js';
+import { API_LIMITS } from '../../api/types.js';
 
 export interface CancelOptions {
   reason?: string;
@@ -24,6 +27,16 @@ const NOT_CANCELLABLE: Record<string, string> = {
   EXPIRED: 'it expired with its campaign',
   created_elsewhere: 'it was created by your team or another API key; only the key that created a link can cancel it',
 };
+
+export function declare(command: Command): void {
+  command
+    .argument('<id>', 'link id')
+    .description('cancel a link this key created (POST /personal-links/{id}:cancel)')
+    .option('--reason <text>', `why (max ${thousands(API_LIMITS.cancelReason)}; visible only to the team)`)
+    .option('--idempotency-key <key>', 'retry safely with the same key')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .addHelpText('after', examples('svc links cancel <id> --reason "sent to the wrong player"', 'svc links cancel <id> --reason duplicate --yes'));
+}
 
 export async function run(ctx: Context, opts: CancelOptions, [id]: string[]): Promise<number | void> {
   const linkId = validate.uuid(id, 'ID');

@@ -29,6 +29,8 @@ import { diagnose } from '../../core/signature-diagnose.js';
 import { resolveWebhookSecret } from '../../core/signature-secret.js';
 import * as validate from '../../core/validate.js';
 import { EventRenderer } from '../../features/events/render.js';
+import type { Command } from 'commander';
+import { examples } from '../declare.js';
 
 export interface ListenOptions {
   port?: string;
@@ -69,6 +71,23 @@ interface Verdict {
   error?: string;
   detail?: string;
   duplicate?: boolean;
+}
+
+export function declare(command: Command): void {
+  command
+    .description('run a local receiver that verifies and prints each delivery')
+    .option('--port <port>', 'port to listen on (default 4242; 0 picks a free one)')
+    .option('--path <path>', 'path to accept deliveries on (default /webhooks)')
+    .option('--save-dir <dir>', 'write each delivery (receivedAt, headers, raw body, verdict) to DIR/<event id>.json; a repeated id gets <id>.2.json, never overwritten')
+    .option('--forward-to <url>', 'relay verified deliveries unchanged (body and signature headers) to this URL; http:// only to loopback')
+    .addHelpText(
+      'after',
+      examples(
+        'svc webhooks listen --port 4242',
+        'svc webhooks listen --path /hooks/svc -o jsonl',
+        'svc webhooks listen --save-dir ./deliveries --forward-to http://localhost:3000/webhooks',
+      ),
+    );
 }
 
 export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
