@@ -7,13 +7,15 @@
  * pass, 1 otherwise; a refused or revoked key is a failed check, never a crash.
  */
 import { lstat } from 'node:fs/promises';
+import { getMe, testWebhook } from '../api/resources.js';
 import { headerValue, type ApiClient, type ApiResponse } from '../api/client.js';
 import type { Me } from '../api/types.js';
-import type { Context, ResolvedProfile } from '../core/context.js';
+import type { Context, ResolvedProfile } from '../app/context.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { MASKED_KEY, isApiKeyFormat, maskKey } from '../api/keys.js';
-import { getMe, testWebhook } from '../api/resources.js';
+import type { Command } from 'commander';
+import { examples } from './declare.js';
 
 interface Options {
   webhook?: boolean;
@@ -29,6 +31,13 @@ export interface Check {
 
 /** The signature tolerance of the API: a receiver rejects timestamps further than this from its clock. */
 const TOLERANCE_SECONDS = 300;
+
+export function declare(command: Command): void {
+  command
+    .description('check config, key, API, clock and webhook setup; one line each with a fix')
+    .option('--webhook', "also send a test delivery to the key's webhook URL (POST /webhooks:test)")
+    .addHelpText('after', examples('svc doctor', 'svc --profile staging doctor --webhook', 'svc doctor -o json | jq ".[] | select(.ok | not)"'));
+}
 
 export async function run(ctx: Context, opts: Options): Promise<number> {
   const checks: Check[] = [];

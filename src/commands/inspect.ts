@@ -13,13 +13,15 @@ import { getPersonalLink, getRewardStoreOrder, listEvents } from '../api/resourc
 import { defaultColumns } from '../api/resource-fields.js';
 import { API_LIMITS, type PersonalLink, type RewardStoreOrder, type SvcEvent } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../app/context.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
 import { cellText, valueAt } from '../core/fields.js';
 import type { Column, Output } from '../core/output.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { parseSince, parseTimestamp } from '../core/time.js';
 import * as validate from '../api/checks.js';
+import type { Command } from 'commander';
+import { examples, fieldsOption } from './declare.js';
 
 interface Options {
   since?: string;
@@ -32,6 +34,15 @@ export class NotFoundError extends SvcError {
   constructor(id: string) {
     super(`no link or order with id ${id} for this key`, ExitCode.notFound, 'not_found', 'inspect takes a personal link id or a store order id this key can read');
   }
+}
+
+export function declare(command: Command): void {
+  command
+    .argument('<id>', 'a link id or an order id')
+    .description('a link or order and its history from the event feed, oldest first')
+    .option('--since <time|duration>', 'read events that occurred at or after this: 15m, 2h, 7d or an ISO time (default: the whole feed, 30 days)')
+    .addOption(fieldsOption('event'))
+    .addHelpText('after', examples('svc inspect <id>', 'svc inspect <id> --since 2d', 'svc inspect <id> -o json | jq .events[].type', 'svc inspect <id> -o csv --fields occurredAt,type,data.status'));
 }
 
 export async function run(ctx: Context, opts: Options, [rawId]: string[]): Promise<void> {

@@ -1,6 +1,15 @@
-import type { Context } from '../core/context.js';
 import { getMe } from '../api/resources.js';
+import type { Context } from '../app/context.js';
 import { maskKey } from '../api/keys.js';
+import type { Command } from 'commander';
+import { examples, fieldsOption } from './declare.js';
+
+export function declare(command: Command): void {
+  command
+    .description('show the calling key, account setup and usable brands (GET /me)')
+    .addOption(fieldsOption('me'))
+    .addHelpText('after', examples('svc me', 'svc me -o json | jq .tenant.locales'));
+}
 
 export async function run(ctx: Context): Promise<void> {
   const client = await ctx.client();

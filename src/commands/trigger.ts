@@ -13,14 +13,16 @@
 import type { ApiClient } from '../api/client.js';
 import { getMe, getPersonalLink, getRewardStore, getRewardStoreOrder, listRewardStores, placeRewardStoreOrder, testWebhook } from '../api/resources.js';
 import { API_LIMITS, EVENT_TYPES, type CountryCode, type EventType, type Me, type PersonalLink, type RewardStoreOrder } from '../api/types.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../app/context.js';
 import { ApiError, ExitCode, FailureError, SvcError, UsageError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import * as validate from '../api/checks.js';
-import { feed, type FeedEvent } from './events/feed.js';
+import { feed, type FeedEvent } from '../features/events/feed.js';
 import type { DeliveryRecord as Delivery } from '../sandbox/webhooks.js';
-import { SandboxAdmin } from './trigger-sandbox.js';
+import { SandboxAdmin } from '../features/sandbox-admin.js';
 import { jsonText } from '../core/sanitize.js';
+import type { Command } from 'commander';
+import { examples } from './declare.js';
 
 export interface TriggerOptions {
   link?: string;
@@ -29,6 +31,15 @@ export interface TriggerOptions {
 
 interface Settings {
   approvalRequired: boolean;
+}
+
+export function declare(command: Command): void {
+  command
+    .argument('<type>', 'event type: personal_link.created|approved|claimed|cancelled|expired, order.approved|cancelled|sent|completed, ping')
+    .description('sandbox only: make the sandbox produce an event of TYPE and print the events it caused')
+    .option('--link <id>', 'act on this link instead of creating one')
+    .option('--order <id>', 'act on this order (placed by this key) instead of placing one')
+    .addHelpText('after', examples('svc --profile sandbox trigger order.cancelled', 'svc trigger personal_link.approved', 'svc trigger order.sent --order <id>', 'svc trigger ping'));
 }
 
 export async function run(ctx: Context, opts: TriggerOptions, args: string[]): Promise<number | void> {

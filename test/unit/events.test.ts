@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import { ApiError, InterruptedError, UnavailableError } from '../../src/core/errors.js';
 import { verifySignature } from '../../src/core/signature.js';
-import { feed, type FeedElement } from '../../src/commands/events/feed.js';
-import { Forwarder } from '../../src/commands/events/forward.js';
-import { RingBuffer, typeFilter } from '../../src/commands/events/select.js';
+import { feed, type FeedElement } from '../../src/features/events/feed.js';
+import { Forwarder } from '../../src/features/events/forward.js';
+import { RingBuffer, typeFilter } from '../../src/features/events/select.js';
 
 describe('typeFilter', () => {
   it('shows everything without filters, unknown types included', () => {

@@ -1,7 +1,7 @@
 /** Edges of the event feed: what it asks for, how long it waits through an outage, what it says, and when it is caught up. */
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
-import { feed, type FeedElement } from '../../src/commands/events/feed.js';
+import { feed, type FeedElement } from '../../src/features/events/feed.js';
 import { UnavailableError } from '../../src/core/errors.js';
 
 type Answer = { items: unknown[]; nextCursor: string | null } | Error;

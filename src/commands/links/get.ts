@@ -1,8 +1,18 @@
-import type { Context } from '../../core/context.js';
 import { getPersonalLink } from '../../api/resources.js';
-import { fieldLabels } from '../answers.js';
+import type { Context } from '../../app/context.js';
+import { fieldLabels } from '../../features/answers.js';
 import * as validate from '../../api/checks.js';
 import { renderLink } from './show.js';
+import type { Command } from 'commander';
+import { examples, fieldsOption } from '../declare.js';
+
+export function declare(command: Command): void {
+  command
+    .argument('<id>', 'link id')
+    .description('read one link (GET /personal-links/{id})')
+    .addOption(fieldsOption('link'))
+    .addHelpText('after', examples('svc links get 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11'));
+}
 
 export async function run(ctx: Context, _opts: unknown, [id]: string[]): Promise<void> {
   const linkId = validate.uuid(id, 'ID');

@@ -6,8 +6,8 @@ import { API_LIMITS, type Campaign, type Me } from '../../api/types.js';
 import { FailureError } from '../../core/errors.js';
 import type { Prompter } from '../../core/prompter.js';
 import * as validate from '../../api/checks.js';
-import { brandNames } from '../choose.js';
-import { LIMITS, lengthRule, promptRule } from '../fields.js';
+import { brandNames } from '../../features/choose.js';
+import { LIMITS, lengthRule, promptRule } from '../../features/fields.js';
 
 /** Every ACTIVE campaign the key can use (the default status of GET /campaigns), streamed page by page. */
 async function* activeCampaigns(client: ApiClient, signal: AbortSignal): AsyncGenerator<Campaign> {

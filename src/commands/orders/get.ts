@@ -1,8 +1,18 @@
-import type { Context } from '../../core/context.js';
 import { getRewardStoreOrder } from '../../api/resources.js';
-import { fieldLabels } from '../answers.js';
+import type { Context } from '../../app/context.js';
+import { fieldLabels } from '../../features/answers.js';
 import * as validate from '../../api/checks.js';
 import { renderOrder } from './show.js';
+import type { Command } from 'commander';
+import { examples, fieldsOption } from '../declare.js';
+
+export function declare(command: Command): void {
+  command
+    .argument('<id>', 'order id')
+    .description('read one order (GET /reward-store-orders/{id})')
+    .addOption(fieldsOption('order'))
+    .addHelpText('after', examples('svc orders get <id>'));
+}
 
 export async function run(ctx: Context, _opts: unknown, [id]: string[]): Promise<void> {
   const orderId = validate.uuid(id, 'ID');

@@ -12,9 +12,9 @@ import { API_LIMITS, type Brand, type CountryCode, type Me, type RewardStore, ty
 import { FailureError } from '../../core/errors.js';
 import type { Prompter } from '../../core/prompter.js';
 import * as validate from '../../api/checks.js';
-import { brandNames, chooseLocale } from '../choose.js';
-import { LIMITS, lengthRule, promptAnswers, promptRule } from '../fields.js';
-import { formatPrice } from './show.js';
+import { brandNames, chooseLocale } from '../../features/choose.js';
+import { LIMITS, lengthRule, promptAnswers, promptRule } from '../../features/fields.js';
+import { formatPrice } from '../../features/price.js';
 import type { Draft } from './place-body.js';
 
 /** What the walk read, for the summary: the store as read and the gift chosen. */

@@ -1,6 +1,8 @@
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import { DEFAULT_PROFILE, type Profile } from '../../core/config.js';
 import { MASKED_KEY, maskKey } from '../../api/keys.js';
+import type { Command } from 'commander';
+import { examples } from '../declare.js';
 
 interface ProfileRow {
   name: string;
@@ -10,6 +12,12 @@ interface ProfileRow {
   /** where the key is: `keyring` (the OS credential store), `file` (the 0600 config file), or `` when none */
   storage: 'keyring' | 'file' | '';
   default: boolean;
+}
+
+export function declare(command: Command): void {
+  command
+    .description('list profiles: name, base URL, masked key, default marker')
+    .addHelpText('after', examples('svc profiles ls', 'svc profiles ls -o json'));
 }
 
 export async function run(ctx: Context): Promise<void> {

@@ -6,15 +6,25 @@
  */
 import type { ApiClient } from '../../api/client.js';
 import { getRewardStoreOrder } from '../../api/resources.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import { ApiError, SvcError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import * as validate from '../../api/checks.js';
-import { Ledger, ledgerPlace, readRefundCursor, type LedgerEntry } from './ledger.js';
-import { dueRefunds } from './source.js';
+import { Ledger, ledgerPlace, readRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
+import { dueRefunds } from '../../features/refunds/source.js';
+import type { Command } from 'commander';
+import { examples } from '../declare.js';
+import { ledgerOption } from './ledger-option.js';
 
 export interface MarkOptions {
   ledger?: string;
+}
+
+export function declare(command: Command): void {
+  ledgerOption(command)
+    .argument('<orderId...>', 'order ids refunded by other means')
+    .description('record refunds made by other means, so run never pays them')
+    .addHelpText('after', examples('svc refunds mark 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11'));
 }
 
 export async function run(ctx: Context, opts: MarkOptions, args: string[]): Promise<number | void> {

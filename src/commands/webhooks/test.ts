@@ -3,10 +3,18 @@
  * what the receiver answered. Exit 0 only when it answered 2xx, else 1.
  */
 import type { WebhookTestResult } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
 import { testWebhook } from '../../api/resources.js';
+import type { Context } from '../../app/context.js';
 import { FailureError } from '../../core/errors.js';
 import type { Output } from '../../core/output.js';
+import type { Command } from 'commander';
+import { examples } from '../declare.js';
+
+export function declare(command: Command): void {
+  command
+    .description("send a signed ping to the key's webhook URL (POST /webhooks:test)")
+    .addHelpText('after', examples('svc webhooks test'));
+}
 
 export async function run(ctx: Context): Promise<void> {
   const client = await ctx.client();

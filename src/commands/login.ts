@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { Profile } from '../../core/config.js';
-import type { Context } from '../../core/context.js';
-import { getMe } from '../../api/resources.js';
-import { UsageError } from '../../core/errors.js';
-import { MASKED_KEY, isApiKeyFormat, maskKey } from '../../api/keys.js';
-import { readStdinLines } from '../../core/stdin.js';
-import { terminalSafeLine } from '../../core/sanitize.js';
+import { getMe } from '../api/resources.js';
+import type { Profile } from '../core/config.js';
+import type { Context } from '../app/context.js';
+import { UsageError } from '../core/errors.js';
+import { MASKED_KEY, isApiKeyFormat, maskKey } from '../api/keys.js';
+import { readStdinLines } from '../core/stdin.js';
+import { terminalSafeLine } from '../core/sanitize.js';
+import type { Command } from 'commander';
+import { examples } from './declare.js';
 
 interface Options {
   apiKeyStdin?: boolean;
@@ -13,6 +15,14 @@ interface Options {
 }
 
 const SECRET_FORMAT = /^[0-9a-fA-F]{64}$/;
+
+export function declare(command: Command): void {
+  command
+    .description('check an API key with GET /me and save it in a profile')
+    .option('--api-key-stdin', 'read the API key from standard input instead of prompting')
+    .option('--webhook-secret-stdin', 'also read the webhook secret from standard input (the line after the key)')
+    .addHelpText('after', examples('svc login', 'printf "%s\\n" "$KEY" | svc login --profile ci --api-key-stdin', 'svc login --profile staging --base-url https://api.example.test/v1'));
+}
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
   // The same profile and base URL every other command would use (--profile, SVC_PROFILE, `profiles use`).

@@ -2,7 +2,7 @@
 import { pagesOf, type ListOperation, type PageQuery } from '../api/paginate.js';
 import { RESOURCE_OF_PATH, defaultColumns } from '../api/resource-fields.js';
 import { API_LIMITS } from '../api/types.js';
-import type { Context, GlobalOptions } from '../core/context.js';
+import type { Context, GivenGlobal } from '../app/context.js';
 import type { Column } from '../core/output.js';
 import { UsageError } from '../core/errors.js';
 import * as validate from '../api/checks.js';
@@ -35,35 +35,18 @@ export async function runList<Q extends PageQuery, T>(
     columns: spec.columns,
     csvColumns: RESOURCE_OF_PATH[spec.list.path] ? defaultColumns(RESOURCE_OF_PATH[spec.list.path]) : undefined,
     noun: spec.noun,
-    nextHint: flags.all ? undefined : (cursor) => nextPageCommand(spec.command, ctx.options, { ...spec.filters, '--fields': ctx.options.fields?.join(','), '--limit': flags.limit, '--after': cursor }),
+    nextHint: flags.all ? undefined : (cursor) => nextPageCommand(spec.command, ctx.givenGlobals, { ...spec.filters, '--fields': ctx.options.fields?.join(','), '--limit': flags.limit, '--after': cursor }),
   });
 }
-
-/** Each global option as it was given, as the shell words that give it again. */
-const GLOBAL_FLAGS: { [K in keyof GlobalOptions]-?: (value: GlobalOptions[K]) => string[] } = {
-  profile: (value) => (value ? [flagWithValue('--profile', value)] : []),
-  baseUrl: (value) => (value ? [flagWithValue('--base-url', value)] : []),
-  output: (value) => (value ? [flagWithValue('--output', value)] : []),
-  color: (value) => (value === false ? ['--no-color'] : []),
-  input: (value) => (value === false ? ['--no-input'] : []),
-  debug: (value) => (value ? ['--debug'] : []),
-  timeout: (value) => (value ? [flagWithValue('--timeout', value)] : []),
-  maxRetries: (value) => (value ? [flagWithValue('--max-retries', value)] : []),
-  rate: (value) => (value ? [flagWithValue('--rate', value)] : []),
-  // --fields belongs to the command, so it is repeated among the command's flags instead.
-  fields: () => [],
-};
 
 /**
  * The command that continues a listing: `svc`, every global option that was given, the command, its
  * flags and the cursor, each value quoted for a POSIX shell. The cursor is the server's data:
  * pasted into a shell, the line runs svc with these arguments and nothing else.
  */
-export function nextPageCommand(command: string, globals: GlobalOptions, flags: Record<string, string | undefined>): string {
+export function nextPageCommand(command: string, globals: readonly GivenGlobal[], flags: Record<string, string | undefined>): string {
   const [program, ...verb] = command.split(' ');
-  const globalWords = (Object.keys(GLOBAL_FLAGS) as (keyof GlobalOptions)[]).flatMap((name) =>
-    (GLOBAL_FLAGS[name] as (value: unknown) => string[])(globals[name]),
-  );
+  const globalWords = globals.flatMap(({ flag, value }) => (typeof value === 'string' ? [flagWithValue(flag, value)] : value || flag.startsWith('--no-') ? [flag] : []));
   const flagWords = Object.entries(flags).flatMap(([flag, value]) => (value === undefined ? [] : [flagWithValue(flag, value)]));
   return [program, ...globalWords, ...verb, ...flagWords].join(' ');
 }
