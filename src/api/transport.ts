@@ -5,9 +5,12 @@
  * them, the package index is the fallback, so this can only be slower, never broken.
  */
 import type { Agent, Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { ProxySettings } from './proxy.js';
 
 export interface Transport {
-  createAgent(options?: Agent.Options): Dispatcher;
+  /** A keep-alive pool; with proxy settings (see proxy.ts), undici's EnvHttpProxyAgent, which sends each request through the proxy its NO_PROXY rules choose. */
+  createAgent(options?: Agent.Options, proxy?: ProxySettings): Dispatcher;
   request(dispatcher: Dispatcher, url: string, options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>): Promise<Dispatcher.ResponseData>;
 }
 
@@ -26,8 +29,14 @@ async function loadDirect(): Promise<Transport> {
     import('undici/lib/api/api-request.js'),
   ]);
   if (typeof Agent !== 'function' || typeof request !== 'function') throw new Error('undici layout changed');
+  const require = createRequire(import.meta.url);
   return {
-    createAgent: (options) => new Agent({ ...AGENT_DEFAULTS, ...options }),
+    createAgent: (options, proxy) => {
+      if (!proxy) return new Agent({ ...AGENT_DEFAULTS, ...options });
+      // Loaded only when a proxy is set: nothing else pays for it.
+      const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof import('undici').EnvHttpProxyAgent;
+      return new EnvHttpProxyAgent({ ...AGENT_DEFAULTS, ...options, ...proxy });
+    },
     request: (dispatcher, url, options) => {
       const { origin, pathname, search } = new URL(url);
       return request.call(dispatcher, { ...options, origin, path: pathname + search });
@@ -38,7 +47,8 @@ async function loadDirect(): Promise<Transport> {
 async function loadIndex(): Promise<Transport> {
   const undici = await import('undici');
   return {
-    createAgent: (options) => new undici.Agent({ ...AGENT_DEFAULTS, ...options }),
+    createAgent: (options, proxy) =>
+      proxy ? new undici.EnvHttpProxyAgent({ ...AGENT_DEFAULTS, ...options, ...proxy }) : new undici.Agent({ ...AGENT_DEFAULTS, ...options }),
     request: (dispatcher, url, options) => undici.request(url, { ...options, dispatcher }),
   };
 }

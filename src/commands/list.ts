@@ -50,6 +50,9 @@ const GLOBAL_FLAGS: { [K in keyof GlobalOptions]-?: (value: GlobalOptions[K]) =>
   timeout: (value) => (value ? [flagWithValue('--timeout', value)] : []),
   maxRetries: (value) => (value ? [flagWithValue('--max-retries', value)] : []),
   rate: (value) => (value ? [flagWithValue('--rate', value)] : []),
+  jq: (value) => (value ? [flagWithValue('--jq', value)] : []),
+  // list commands change nothing
+  dryRun: () => [],
   // --fields belongs to the command, so it is repeated among the command's flags instead.
   fields: () => [],
 };

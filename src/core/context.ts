@@ -3,6 +3,7 @@
  * profile, the API client and the prompter. Nothing is loaded until a command asks for it.
  */
 import { ApiClient } from '../api/client.js';
+import { proxySettings, type ProxySettings } from '../api/proxy.js';
 import { AuthError, UsageError } from './errors.js';
 import { IO, type IOStreams } from './io.js';
 import { FORMATS, Output, type Format } from './output.js';
@@ -25,6 +26,10 @@ export interface GlobalOptions {
   rate?: string;
   /** --fields of the command, already parsed and checked against its resource */
   fields?: string[];
+  /** --dry-run of a changing command: print each changing request instead of sending it */
+  dryRun?: boolean;
+  /** --jq: a jq program every JSON value printed on stdout goes through */
+  jq?: string;
 }
 
 export interface ResolvedProfile {
@@ -197,9 +202,16 @@ export class Context {
       },
       secrets,
       onWait: () => this.io.networkWait(),
+      proxy: this.proxy(),
+      dryRun: this.options.dryRun ? (request) => this.io.write(`${JSON.stringify(request)}\n`) : undefined,
     });
     this.clients.push(client);
     return client;
+  }
+
+  /** HTTPS_PROXY, HTTP_PROXY and NO_PROXY (lower-case forms first) for every request svc sends; undefined when none is set. */
+  proxy(): ProxySettings | undefined {
+    return proxySettings(this.env);
   }
 
   output(): Promise<Output> {

@@ -11,6 +11,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { describeNetworkError, loadTransport } from '../../api/transport.js';
+import { scrubProxyCredentials, type ProxySettings } from '../../api/proxy.js';
 import { isLoopbackHost } from '../../core/config.js';
 import { InterruptedError, UsageError } from '../../core/errors.js';
 import { sleep } from '../../core/sleep.js';
@@ -37,6 +38,8 @@ export interface ForwarderOptions {
   onRetry?: (message: string) => void;
   /** first wait between attempts; doubles each time up to 30 s */
   retryBaseMs?: number;
+  /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY (api/proxy.ts); a loopback receiver is never proxied */
+  proxy?: ProxySettings;
 }
 
 const MAX_RETRY_WAIT_MS = 30_000;
@@ -92,7 +95,7 @@ export class Forwarder {
   private dispatcher(): Promise<Dispatcher> {
     // A pool of its own: the receiver gets the service's delivery time-outs, not the API client's.
     this.dispatcherPromise ??= loadTransport().then((transport) =>
-      transport.createAgent({ connect: { timeout: 5_000 }, headersTimeout: 10_000, bodyTimeout: 10_000 }),
+      transport.createAgent({ connect: { timeout: 5_000 }, headersTimeout: 10_000, bodyTimeout: 10_000 }, this.options.proxy),
     );
     return this.dispatcherPromise;
   }
@@ -113,7 +116,7 @@ export class Forwarder {
       return ok ? { ok, status: response.statusCode } : { ok, status: response.statusCode, error: `receiver answered ${response.statusCode}` };
     } catch (error) {
       if (this.options.signal.aborted) throw new InterruptedError();
-      return { ok: false, error: describeNetworkError(error) };
+      return { ok: false, error: scrubProxyCredentials(describeNetworkError(error), this.options.proxy) };
     }
   }
 }

@@ -74,7 +74,7 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   const renderer = new EventRenderer(output, { csvColumns: defaultColumns('event'), notes: target !== undefined });
   const forwarder =
     target && secret
-      ? new Forwarder({ url: target, secret, maxAttempts: FORWARD_ATTEMPTS, signal: ctx.signal, onRetry: (line) => ctx.io.info(terminalSafeLine(line)) })
+      ? new Forwarder({ url: target, secret, proxy: ctx.proxy(), maxAttempts: FORWARD_ATTEMPTS, signal: ctx.signal, onRetry: (line) => ctx.io.info(terminalSafeLine(line)) })
       : undefined;
   const shows = eventFilter(filters);
   /** the first event the receiver did not take; from then on the saved cursor stays where it was */

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { SvcEvent } from '../../api/types.js';
 import { describeNetworkError, loadTransport } from '../../api/transport.js';
+import { scrubProxyCredentials, type ProxySettings } from '../../api/proxy.js';
 import { validateForwardUrl } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
 import { ExitCode, FailureError, UsageError } from '../../core/errors.js';
@@ -89,7 +90,7 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
   const output = await ctx.output();
   const renderer = new EventRenderer(output);
   const seen = new Set<string>();
-  const forwarder = forwardTo ? new Relay(forwardTo, ctx.signal) : undefined;
+  const forwarder = forwardTo ? new Relay(forwardTo, ctx.signal, ctx.proxy()) : undefined;
   const diagnosis = new Budget(DIAGNOSE_BUDGET_PER_SECOND_MS);
 
   const judge = (delivery: Delivery): { verdict: Verdict; event?: SvcEvent } => {
@@ -325,6 +326,7 @@ class Relay {
   constructor(
     private readonly url: string,
     private readonly signal: AbortSignal,
+    private readonly proxy?: ProxySettings,
   ) {}
 
   enqueue(delivery: Delivery, say: (line: string) => void): void {
@@ -346,7 +348,7 @@ class Relay {
 
   private async send(delivery: Delivery): Promise<string> {
     const transport = await loadTransport();
-    this.dispatcher ??= transport.createAgent({ connect: { timeout: 5_000 }, headersTimeout: 10_000, bodyTimeout: 10_000 });
+    this.dispatcher ??= transport.createAgent({ connect: { timeout: 5_000 }, headersTimeout: 10_000, bodyTimeout: 10_000 }, this.proxy);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(delivery.headers)) {
       if ((name === 'content-type' || name.startsWith('svc-')) && typeof value === 'string') headers[name] = value;
@@ -356,7 +358,7 @@ class Relay {
       await response.body.dump();
       return `${response.statusCode}`;
     } catch (error) {
-      return `failed (${describeNetworkError(error)})`;
+      return `failed (${scrubProxyCredentials(describeNetworkError(error), this.proxy)})`;
     }
   }
 }
