@@ -65,8 +65,10 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       const { Context } = await import('./core/context.js');
       const context = new Context(command.optsWithGlobals(), streams, signal);
       state.context = context;
+      await context.start();
       const verb = await load();
       const code = await verb.run(context, command.opts() as never, positionals);
+      await context.finish();
       state.exitCode = typeof code === 'number' ? code : ExitCode.ok;
     };
 
@@ -83,6 +85,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     .option('--timeout <seconds>', 'per-attempt response time-out (default 30)')
     .option('--max-retries <n>', 'retries for retryable failures (default 4)')
     .option('--rate <perMinute>', 'never exceed this many requests a minute (default 3000)')
+    .option('--jq <expr>', 'run each JSON value printed through this jq program; results one a line, strings raw (implies -o jsonl unless -o json)')
     .showSuggestionAfterError(true)
     .addHelpText(
       'after',
@@ -91,7 +94,12 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
         'svc --profile sandbox me',
         'svc links create --campaign <id> --name "Ada Lovelace"',
         'svc events tail --follow',
-      ) + '\nEnvironment: SVC_PROFILE, SVC_API_KEY, SVC_BASE_URL, SVC_CONFIG_DIR, SVC_WEBHOOK_SECRET, SVC_DEBUG, NO_COLOR\n',
+        'svc links ls --all --jq \'select(.status == "ACTIVE") | .id\'',
+        'svc orders ls --all -o json --jq \'group_by(.status) | map({status: .[0].status, n: length})\'',
+        'HTTPS_PROXY=http://proxy.corp:3128 NO_PROXY=.internal svc me',
+      ) +
+        '\nEnvironment: SVC_PROFILE, SVC_API_KEY, SVC_BASE_URL, SVC_CONFIG_DIR, SVC_WEBHOOK_SECRET, SVC_DEBUG, NO_COLOR,\n' +
+        '  HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lower-case; loopback is never proxied), NODE_EXTRA_CA_CERTS (extra CA certificates, PEM)\n',
     );
 
   const group = (name: string, description: string, usage: string[], define: (command: Command) => void) => {
@@ -179,6 +187,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .option('--idempotency-key <key>', 'reuse a key to retry safely (default: a fresh UUID)')
       .option('--from-file <file>', 'bulk: CSV with a header row or JSON lines; - reads stdin')
       .option('--concurrency <n>', 'bulk: requests in flight at once (default 8)')
+      .option('--dry-run', 'print each request it would send as a JSON line ({method, url, headers, body}; key redacted) and send nothing')
       .addHelpText(
         'after',
         examples(
@@ -186,6 +195,8 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
           'svc links create --campaign <id> --name "Ada Lovelace" --field "VIP tier=Gold" --field "Marketing consent=true"',
           'svc links create --from-file players.csv > results.jsonl',
           'cat players.jsonl | svc links create --from-file -',
+          'svc links create --campaign <id> --name "Ada Lovelace" --dry-run   # prints the POST, sends nothing',
+          'svc links create --from-file players.csv --dry-run',
         ),
       )
       .action(action(() => import('./commands/links/create.js')));
@@ -196,7 +207,8 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .option('--reason <text>', `why (max ${thousands(MAX.cancelReason)}; visible only to the team)`)
       .option('--idempotency-key <key>', 'retry safely with the same key')
       .option('-y, --yes', 'do not ask for confirmation')
-      .addHelpText('after', examples('svc links cancel <id> --reason "sent to the wrong player"', 'svc links cancel <id> --reason duplicate --yes'))
+      .option('--dry-run', 'print each request it would send as a JSON line ({method, url, headers, body}; key redacted) and send nothing')
+      .addHelpText('after', examples('svc links cancel <id> --reason "sent to the wrong player"', 'svc links cancel <id> --reason duplicate --yes', 'svc links cancel <id> --reason duplicate --dry-run'))
       .action(action(() => import('./commands/links/cancel.js')));
   });
 
@@ -238,12 +250,14 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .option('--from-file <file>', 'the request body as JSON (- reads stdin); the same file again replays, never orders twice')
       .option('--idempotency-key <key>', 'retry safely with the same key')
       .option('-y, --yes', 'place without the final confirmation on a TTY')
+      .option('--dry-run', 'print each request it would send as a JSON line ({method, url, headers, body}; key redacted) and send nothing')
       .addHelpText(
         'after',
         examples(
           'svc orders place                                   # guided on a TTY',
           'svc orders place --store <id> --brand <id> --product <id> --variation size=M --variation color=black \\\n      --price 1100 --country DE --name "Ada Lovelace" --phone +4915112345678 --street "Hauptstr. 1" --city Berlin --postal-code 10115',
           'svc orders place --from-file order.json',
+          'svc orders place --from-file order.json --dry-run          # the POST it would send, with its Idempotency-Key',
         ),
       )
       .action(action(() => import('./commands/orders/place.js')));
@@ -312,19 +326,22 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .option('--exec <cmd>', 'the shell command that pays one refund; exit 0 means paid')
       .option('-f, --follow', 'keep reconciling every --interval seconds until Ctrl-C')
       .option('--interval <seconds>', 'reconcile interval with --follow (default 300)')
+      .option('--dry-run', 'print the refunds it would pay (as refunds due does); run no CMD, record nothing')
       .addHelpText(
         'after',
         examples(
           'svc refunds run --exec ./refund.sh',
           'svc refunds run --exec \'curl -fsS -X POST https://wallet.internal/refunds -d @-\' --follow',
           'svc refunds run --exec \'echo "$SVC_REFUND_ORDER_ID $SVC_REFUND_COIN_PRICE $SVC_REFUND_CURRENCY" >> paid.txt\'',
+          'svc refunds run --exec ./refund.sh --dry-run             # what it would pay; nothing runs',
         ),
       )
       .action(action(() => import('./commands/refunds/run.js')));
     ledgerOption(refunds.command('mark'))
       .argument('<orderId...>', 'order ids refunded by other means')
       .description('record refunds made by other means, so run never pays them')
-      .addHelpText('after', examples('svc refunds mark 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11'))
+      .option('--dry-run', 'print the ledger entries it would record; record nothing')
+      .addHelpText('after', examples('svc refunds mark 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11', 'svc refunds mark 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11 --dry-run'))
       .action(action(() => import('./commands/refunds/mark.js')));
     ledgerOption(refunds.command('ls'))
       .description('list the ledger: orderId, coinPrice, currency, eventId, refundedAt')
@@ -345,7 +362,8 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     webhooks
       .command('test')
       .description('send a signed ping to the key\'s webhook URL (POST /webhooks:test)')
-      .addHelpText('after', examples('svc webhooks test'))
+      .option('--dry-run', 'print each request it would send as a JSON line ({method, url, headers, body}; key redacted) and send nothing')
+      .addHelpText('after', examples('svc webhooks test', 'svc webhooks test --dry-run'))
       .action(action(() => import('./commands/webhooks/test.js')));
     webhooks
       .command('sign')
@@ -411,7 +429,8 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     .option('--idempotency-key <key>', 'Idempotency-Key for a POST (default: a fresh UUID)')
     .option('-i, --include', 'print the response status line and headers before the body')
     .option('-H, --header <header>', 'add a request header, "Name: value" (repeatable)', collect, [])
-    .addHelpText('after', examples('svc api GET /me', 'svc api GET "/personal-links?status=ACTIVE" --paginate', 'svc api POST /personal-links --data @link.json', 'svc api -i GET /me', 'svc api GET /events -H "Accept-Language: de-DE"'))
+    .option('--dry-run', 'with a method other than GET: print the request as a JSON line ({method, url, headers, body}; key redacted) and send nothing')
+    .addHelpText('after', examples('svc api GET /me', 'svc api GET "/personal-links?status=ACTIVE" --paginate', 'svc api POST /personal-links --data @link.json', 'svc api POST /personal-links --data @link.json --dry-run', 'svc api -i GET /me', 'svc api GET /events -H "Accept-Language: de-DE"', 'svc api GET /campaigns --jq \'.items[] | [.id, .name] | @tsv\''))
     .action(action(() => import('./commands/api.js')));
 
   program
@@ -509,7 +528,7 @@ export function rootHelp(): string {
   return text;
 }
 
-const GLOBAL_VALUE_OPTIONS = new Set(['--profile', '--base-url', '-o', '--output', '--timeout', '--max-retries', '--rate']);
+const GLOBAL_VALUE_OPTIONS = new Set(['--profile', '--base-url', '-o', '--output', '--timeout', '--max-retries', '--rate', '--jq']);
 
 /** The top-level command an argv names ('' for none); undefined when the whole tree is needed. */
 function commandNeeded(argv: string[]): string | undefined {

@@ -56,6 +56,8 @@ export async function run(ctx: Context, opts: Options, [rawMethod, path]: string
 
   const idempotencyKey = method === 'POST' ? (opts.idempotencyKey ?? ApiClient.newIdempotencyKey()) : opts.idempotencyKey;
   const response = await client.request(method, path, { body, idempotencyKey, signal: ctx.signal, headers });
+  // --dry-run: a request other than GET was printed instead of sent.
+  if (response.dryRun) return;
   if (opts.include) await ctx.io.write(statusAndHeaders(response, ctx.io.stdoutIsTTY));
   if (response.body === null || response.body === undefined) return;
   await ctx.io.write(`${output.json(response.body, pretty ? 2 : undefined)}\n`);

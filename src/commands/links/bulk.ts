@@ -30,7 +30,7 @@ const WINDOW_PER_WORKER = 32;
  */
 const EXTRA_ROUNDS = 2;
 
-type RowResult = { row: number; ok: true; link: PersonalLink; replayed: boolean } | { row: number; ok: false; error: Partial<Problem> | RowProblem };
+type RowResult = { row: number; ok: true; link: PersonalLink; replayed: boolean; dryRun?: boolean } | { row: number; ok: false; error: Partial<Problem> | RowProblem };
 
 /** Flags that would set one link's values; in bulk every value comes from the file. */
 const SINGLE_LINK_FLAGS: [keyof CreateOptions, string][] = [
@@ -47,7 +47,8 @@ export async function runBulk(ctx: Context, opts: CreateOptions): Promise<number
   const conflicting = SINGLE_LINK_FLAGS.filter(([key]) => opts[key] !== undefined).map(([, flag]) => flag);
   if (opts.field?.length) conflicting.push('--field');
   if (conflicting.length > 0) throw new UsageError(`--from-file: every value comes from the file; remove ${conflicting.join(', ')}`);
-  const concurrency = validate.positiveInt(opts.concurrency, '--concurrency') ?? DEFAULT_CONCURRENCY;
+  // --dry-run prints the requests in file order: one at a time.
+  const concurrency = ctx.options.dryRun ? 1 : (validate.positiveInt(opts.concurrency, '--concurrency') ?? DEFAULT_CONCURRENCY);
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency: at most ${MAX_CONCURRENCY}, got ${concurrency}`);
   const path = opts.fromFile!;
   const file = path === '-' ? undefined : await inputFile(path);
@@ -84,7 +85,11 @@ export async function runBulk(ctx: Context, opts: CreateOptions): Promise<number
   try {
     for await (const result of mapOrdered(rows, sendRow, { concurrency, window: concurrency * WINDOW_PER_WORKER })) {
       count(tally, result);
-      await ctx.io.write(`${jsonText(resultLine(result), undefined, ctx.io.stdoutIsTTY)}\n`);
+      // --dry-run: stdout carries the requests (printed by the client); a row that would fail before
+      // any request is told on stderr.
+      if (ctx.options.dryRun) {
+        if (!result.ok) ctx.io.info(jsonText(resultLine(result), undefined, ctx.io.stderrIsTTY));
+      } else await ctx.io.write(`${jsonText(resultLine(result), undefined, ctx.io.stdoutIsTTY)}\n`);
       progress?.update(tally.total, tally.failed);
     }
     finished = true;
@@ -94,7 +99,7 @@ export async function runBulk(ctx: Context, opts: CreateOptions): Promise<number
   } finally {
     ctx.signal.removeEventListener('abort', onInterrupt);
     progress?.stop();
-    if (tally.total > 0) ctx.io.info(summary(tally, performance.now() - started, finished));
+    if (tally.total > 0) ctx.io.info(ctx.options.dryRun ? `dry run: ${tally.created} requests printed, nothing sent; ${tally.failed} of ${tally.total} rows would fail before any request` : summary(tally, performance.now() - started, finished));
   }
   if (tally.total === 0) throw new UsageError(`--from-file: ${source} holds no rows`);
   return tally.failed === 0 ? ExitCode.ok : ExitCode.refused;
@@ -155,7 +160,7 @@ async function send(client: ApiClient, prepared: PreparedRow, signal: AbortSigna
   for (let round = 0; ; round++) {
     try {
       const response = await client.post<PersonalLink>('/personal-links', prepared.body, { idempotencyKey: prepared.idempotencyKey, signal });
-      return { row: prepared.row, ok: true, link: response.body, replayed: response.replayed };
+      return { row: prepared.row, ok: true, link: response.body, replayed: response.replayed, dryRun: response.dryRun };
     } catch (error) {
       if (!(error instanceof SvcError) || isFatal(error)) throw error;
       if (error.exitCode === ExitCode.unavailable && round < EXTRA_ROUNDS) continue;

@@ -3,6 +3,7 @@
  * that is already cancelled succeeds (the API answers 200 and keeps the first reason); a link that
  * cannot be cancelled any more is explained in words.
  */
+import type { ApiResponse } from '../../api/client.js';
 import type { PersonalLink } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
 import { fieldLabels } from '../answers.js';
@@ -29,17 +30,20 @@ export async function run(ctx: Context, opts: CancelOptions, [id]: string[]): Pr
   const linkId = validate.uuid(id, 'ID');
   const idempotencyKey = checkIdempotencyKey(opts.idempotencyKey);
   const reason = await reasonFrom(ctx, opts.reason);
-  if (ctx.io.canPrompt() && !opts.yes) {
+  if (ctx.io.canPrompt() && !opts.yes && !ctx.options.dryRun) {
     const confirmed = await ctx.prompter().confirm(`Cancel link ${linkId}? The player will see it as expired.`, false);
     if (!confirmed) throw new FailureError('not cancelled: you declined', 'declined');
   }
   const client = await ctx.client();
-  let link: PersonalLink;
+  let response: ApiResponse<PersonalLink>;
   try {
-    link = (await client.post<PersonalLink>(`/personal-links/${linkId}:cancel`, { reason }, { idempotencyKey, signal: ctx.signal })).body;
+    response = await client.post<PersonalLink>(`/personal-links/${linkId}:cancel`, { reason }, { idempotencyKey, signal: ctx.signal });
   } catch (error) {
     throw error instanceof ApiError && error.code === 'not_cancellable' ? explainNotCancellable(error) : error;
   }
+  // --dry-run: the request was printed instead of sent.
+  if (response.dryRun) return;
+  const link = response.body;
   const output = await ctx.output();
   if (ctx.format === 'table') ctx.io.info(terminalSafeLine(`Link ${link.id} is cancelled${link.cancelledAt ? ` (since ${link.cancelledAt})` : ''}.`));
   await output.object(link, async (value) => renderLink(output, value, await fieldLabels(client, ctx.signal)));

@@ -10,7 +10,7 @@
  * to name brands, or ask on a terminal for a required field the service says is missing), and
  * /campaigns only when --brand is missing.
  */
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient, ApiResponse } from '../../api/client.js';
 import type { CreateLinkRequest, Me, PersonalLink, TenantCustomField } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
 import type { Prompter } from '../../core/prompter.js';
@@ -161,12 +161,15 @@ async function brandWhenNeeded(ctx: Context, client: ApiClient, readMe: () => Pr
 }
 
 async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, idempotencyKey: string, labels: FieldLabels): Promise<void> {
-  let link: PersonalLink;
+  let response: ApiResponse<PersonalLink>;
   try {
-    link = (await client.post<PersonalLink>('/personal-links', body, { idempotencyKey, signal: ctx.signal })).body;
+    response = await client.post<PersonalLink>('/personal-links', body, { idempotencyKey, signal: ctx.signal });
   } catch (error) {
     throw error instanceof ApiError ? explainRefusal(error) : error;
   }
+  // --dry-run: the request was printed instead of sent; there is no link to show.
+  if (response.dryRun) return;
+  const link = response.body;
   const output = await ctx.output();
   if (ctx.format === 'table' && link.status === 'REQUESTED') {
     ctx.io.info(output.chalk.yellow('The link waits for your team\'s approval before the player can claim it.'));

@@ -43,9 +43,11 @@ export async function run(ctx: Context, opts: PlaceOptions): Promise<void> {
   // Running the same order file again (after a time-out, say) must not order twice: its key comes
   // from its content. Flags and the guided flow are a new decision each time: a fresh key.
   const idempotencyKey = givenKey ?? (opts.fromFile !== undefined ? fileKey(body) : ApiClient.newIdempotencyKey());
-  if (ctx.io.canPrompt() && !opts.yes) await confirm(ctx, body, shown);
+  if (ctx.io.canPrompt() && !opts.yes && !ctx.options.dryRun) await confirm(ctx, body, shown);
   const correct = draft && ctx.io.canPrompt() ? correctRefused(ctx, draft) : undefined;
   const order = await placeWithConsent(ctx, client, body, idempotencyKey, shown, opts.fromFile !== undefined ? 'file' : 'flags', correct);
+  // --dry-run: the request was printed instead of sent.
+  if (order === undefined) return;
   const output = await ctx.output();
   if (ctx.format === 'table') {
     ctx.io.info(output.chalk.green(terminalSafeLine(`Order ${order.reference} placed: deduct ${formatPrice(order.coinPrice, order.currency)} from the player.`)));
@@ -137,12 +139,13 @@ async function placeWithConsent(
   shown: Shown | undefined,
   source: OrderSource,
   correct?: Correct,
-): Promise<RewardStoreOrder> {
+): Promise<RewardStoreOrder | undefined> {
   let body = first;
   let idempotencyKey = firstKey;
   for (;;) {
     try {
-      return (await client.post<RewardStoreOrder>('/reward-store-orders', body, { idempotencyKey, signal: ctx.signal })).body;
+      const response = await client.post<RewardStoreOrder>('/reward-store-orders', body, { idempotencyKey, signal: ctx.signal });
+      return response.dryRun ? undefined : response.body;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const corrected = await correct?.(error);

@@ -41,15 +41,17 @@ export async function run(ctx: Context, opts: MarkOptions, args: string[]): Prom
         eventId: found?.eventId ?? null,
         refundedAt: new Date().toISOString(),
       };
-      await ledger.append(entry);
+      // --dry-run: the entry is printed, not recorded.
+      if (!ctx.options.dryRun) await ledger.append(entry);
       if (output.format === 'jsonl') await output.io.write(`${output.json(entry)}\n`);
       else if (array) await array.items([entry]);
-      else await output.io.write(`marked ${orderId} as refunded${entry.coinPrice === null ? ' (price unknown)' : ` (${terminalSafeLine(entry.coinPrice)})`}\n`);
+      else await output.io.write(`${ctx.options.dryRun ? 'would mark' : 'marked'} ${orderId} as refunded${entry.coinPrice === null ? ' (price unknown)' : ` (${terminalSafeLine(entry.coinPrice)})`}\n`);
     }
   } finally {
     await array?.close();
     await ledger.close();
   }
+  if (ctx.options.dryRun) ctx.io.info(`dry run: nothing was recorded in ${terminalSafeLine(place.path)}`);
 }
 
 type Known = Map<string, { coinPrice: string | null; currency: unknown; eventId: string | null }>;

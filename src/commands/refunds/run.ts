@@ -23,11 +23,24 @@ export interface RunOptions {
   ledger?: string;
 }
 
+/**
+ * --dry-run: what a run would pay now, printed as `refunds due` prints it; CMD is not run, and neither
+ * the ledger, the refund cursor nor the lock file is written.
+ */
+async function preview(ctx: Context, opts: RunOptions): Promise<number | void> {
+  if (opts.follow) throw new UsageError('--dry-run: not with --follow (a dry run looks once)');
+  const { run: due } = await import('./due.js');
+  const code = await due(ctx, { ledger: opts.ledger });
+  ctx.io.info(`dry run: these would be paid${opts.exec ? ` by ${terminalSafeLine(opts.exec)}` : ''}; nothing was run or recorded`);
+  return code;
+}
+
 /** A second runner waits this long for the first to finish before it refuses. */
 const LOCK_WAIT_MS = 2_000;
 const DEFAULT_INTERVAL_SECONDS = 300;
 
 export async function run(ctx: Context, opts: RunOptions): Promise<number | void> {
+  if (ctx.options.dryRun) return preview(ctx, opts);
   if (opts.exec === undefined || opts.exec.trim() === '') throw new UsageError('--exec: required: the command that pays one refund (it reads the refund as JSON on stdin)');
   const intervalMs = (validate.positiveNumber(opts.interval, '--interval') ?? DEFAULT_INTERVAL_SECONDS) * 1000;
   const place = await ledgerPlace(ctx, opts.ledger);
