@@ -358,7 +358,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     .addHelpText('after', examples('svc --profile sandbox trigger order.cancelled', 'svc trigger personal_link.approved', 'svc trigger order.sent --order <id>', 'svc trigger ping'))
     .action(action(() => import('./commands/trigger.js')));
 
-  group('webhooks', 'test, sign and receive webhooks', ['svc webhooks test', 'svc webhooks listen --port 4242'], (webhooks) => {
+  group('webhooks', 'test, sign, receive and replay webhooks', ['svc webhooks test', 'svc webhooks listen --port 4242', 'svc webhooks replay ./deliveries --to http://localhost:3000/webhooks'], (webhooks) => {
     webhooks
       .command('test')
       .description('send a signed ping to the key\'s webhook URL (POST /webhooks:test)')
@@ -389,6 +389,21 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
         ),
       )
       .action(action(() => import('./commands/webhooks/listen.js')));
+    webhooks
+      .command('replay')
+      .argument('<path...>', 'deliveries saved by webhooks listen --save-dir: files, or directories of *.json files')
+      .description('send saved deliveries again, byte for byte, signed afresh with the webhook secret and the current time')
+      .option('--to <url>', 'the receiver (https://, or http:// to a loopback host)')
+      .option('--keep-signature', 'send the saved Svc-Signature header as it was instead of signing afresh')
+      .addHelpText(
+        'after',
+        examples(
+          'svc webhooks replay ./deliveries --to http://localhost:3000/webhooks',
+          'svc webhooks replay ./deliveries/evt_01.json ./deliveries/evt_02.json --to https://hooks.example.test/svc',
+          'svc webhooks replay ./deliveries --to http://localhost:3000/webhooks --keep-signature   # tests your tolerance check',
+        ) + '\nOne at a time in receivedAt order; prints each receiver status and the start of its answer. Exit 0 when all answered 2xx, else 1.\n',
+      )
+      .action(action(() => import('./commands/webhooks/replay.js')));
   });
 
   program
