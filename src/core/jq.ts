@@ -61,7 +61,10 @@ export class JqProgram {
   run(input: string): string[] {
     const result = this.jq.raw(input, this.program, ['-r', '-c']);
     const lines = result.stdout === '' ? [] : [result.stdout.replace(/\n$/, '')];
-    if (result.exitCode !== 0) throw Object.assign(new JqError(result.stderr), { partial: lines });
+    // jq goes on with the next value after a run-time error and says so on stderr (the wasm build
+    // does not always set the exit status): any error line fails the run.
+    const errors = result.stderr.split('\n').filter((line) => line.startsWith('jq: error'));
+    if (result.exitCode !== 0 || errors.length > 0) throw Object.assign(new JqError(errors.length > 0 ? errors.join('\n') : result.stderr), { partial: lines });
     return lines;
   }
 }
