@@ -13,7 +13,7 @@ import { USER_AGENT } from '../version.js';
 import { Pacer, type Sleep } from './pacer.js';
 import { describeNetworkError, errorCode, loadTransport } from './transport.js';
 import { describeProxy, scrubProxyCredentials, type ProxySettings } from './proxy.js';
-import { isRetryable, retryDelayMs, type Outcome } from './retry.js';
+import { isCertificateError, isRetryable, retryDelayMs, type Outcome } from './retry.js';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -262,7 +262,13 @@ export class ApiClient {
       return {
         kind: 'failure',
         outcome: { kind: 'network', code },
-        error: new UnavailableError(`could not reach ${new URL(url).origin}: ${scrubProxyCredentials(describeNetworkError(error), this.options.proxy)}`, 'connection_error', error),
+        error: new UnavailableError(
+          `could not reach ${new URL(url).origin}: ${scrubProxyCredentials(describeNetworkError(error), this.options.proxy)}`,
+          'connection_error',
+          error,
+          // A company proxy or CA that re-signs TLS: Node trusts its certificate once told where it is.
+          isCertificateError(code) ? 'if your company\'s proxy or CA signs this certificate, point NODE_EXTRA_CA_CERTS at its PEM file' : undefined,
+        ),
       };
     } finally {
       clearTimeout(timer);

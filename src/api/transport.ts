@@ -33,9 +33,10 @@ async function loadDirect(): Promise<Transport> {
   return {
     createAgent: (options, proxy) => {
       if (!proxy) return new Agent({ ...AGENT_DEFAULTS, ...options });
-      // Loaded only when a proxy is set: nothing else pays for it.
-      const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof import('undici').EnvHttpProxyAgent;
-      return new EnvHttpProxyAgent({ ...AGENT_DEFAULTS, ...options, ...proxy });
+      // The package index, loaded only when a proxy is set (nothing else pays for it): the proxy agent
+      // tunnels with the `connect` API, which the index adds to every dispatcher.
+      const undici = require('undici') as typeof import('undici');
+      return loopbackDirect(undici.Dispatcher, new Agent({ ...AGENT_DEFAULTS, ...options }), new undici.EnvHttpProxyAgent({ ...AGENT_DEFAULTS, ...options, ...proxy }));
     },
     request: (dispatcher, url, options) => {
       const { origin, pathname, search } = new URL(url);
@@ -48,9 +49,35 @@ async function loadIndex(): Promise<Transport> {
   const undici = await import('undici');
   return {
     createAgent: (options, proxy) =>
-      proxy ? new undici.EnvHttpProxyAgent({ ...AGENT_DEFAULTS, ...options, ...proxy }) : new undici.Agent({ ...AGENT_DEFAULTS, ...options }),
+      proxy
+        ? loopbackDirect(undici.Dispatcher, new undici.Agent({ ...AGENT_DEFAULTS, ...options }), new undici.EnvHttpProxyAgent({ ...AGENT_DEFAULTS, ...options, ...proxy }))
+        : new undici.Agent({ ...AGENT_DEFAULTS, ...options }),
     request: (dispatcher, url, options) => undici.request(url, { ...options, dispatcher }),
   };
+}
+
+/**
+ * With a proxy set: requests to a loopback host (localhost, ::1, any 127.x.y.z) go straight to it
+ * through `direct`; every other request goes to undici's EnvHttpProxyAgent, which applies NO_PROXY
+ * and tunnels through the proxy. (NO_PROXY has no address ranges, so 127.0.0.0/8 is decided here.)
+ */
+function loopbackDirect(DispatcherClass: typeof Dispatcher, direct: Dispatcher, proxied: Dispatcher): Dispatcher {
+  class LoopbackDirect extends DispatcherClass {
+    override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      return (isLoopbackOrigin(options.origin) ? direct : proxied).dispatch(options, handler);
+    }
+
+    override async close(): Promise<void> {
+      await Promise.all([direct.close(), proxied.close()]);
+    }
+  }
+  return new LoopbackDirect();
+}
+
+function isLoopbackOrigin(origin: Dispatcher.DispatchOptions['origin']): boolean {
+  if (origin === undefined) return false;
+  const host = new URL(String(origin)).hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /** The error code of a failed request (undici puts it on the error or on its cause). */
