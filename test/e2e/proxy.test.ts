@@ -196,6 +196,12 @@ describe('proxies and extra CAs', () => {
     expect(result.stderr).toMatch(/^error: connection_error: could not reach https:\/\/api\.svc\.test:\d+: .*407/);
     expect(result.stdout + result.stderr).not.toContain('wrong-Pa55word');
     expectNoCredentials(result.stdout + result.stderr);
+    // doctor says what failed, without them either.
+    const doctor = await run(['--max-retries', '0', 'doctor'], { HTTPS_PROXY: proxyUrl('wrong-Pa55word') });
+    expect(doctor.exitCode).toBe(1);
+    expect(doctor.stdout).toMatch(/"check":"api","ok":false/);
+    expect(doctor.stdout + doctor.stderr).not.toContain('wrong-Pa55word');
+    expectNoCredentials(doctor.stdout + doctor.stderr);
   });
 
   it('a proxy URL that does not parse is a usage error that does not repeat it', async () => {
