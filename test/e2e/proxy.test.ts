@@ -184,7 +184,7 @@ describe('proxies and extra CAs', () => {
   it('without the extra CA the front is not trusted: exit 5 at once with a hint, and the proxy credentials are still not shown', async () => {
     const result = await run(['--debug', 'me'], { HTTPS_PROXY: proxyUrl(), NODE_EXTRA_CA_CERTS: undefined });
     expect(result.exitCode).toBe(5);
-    expect(result.stderr).toMatch(/\nerror: connection_error: could not reach https:\/\/api\.svc\.test:\d+: unable to verify the first certificate\nhint: if your company's proxy or CA signs this certificate, point NODE_EXTRA_CA_CERTS at its PEM file\n/);
+    expect(result.stderr).toMatch(/\nerror: connection_error: could not reach https:\/\/api\.svc\.test:\d+: unable to verify the first certificate(; [^\n]*)?\nhint: if your company's proxy or CA signs this certificate, point NODE_EXTRA_CA_CERTS at its PEM file\n/);
     // Not retried: one tunnel.
     expect(tunnels).toHaveLength(1);
     expectNoCredentials(result.stdout + result.stderr);
