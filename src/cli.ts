@@ -139,7 +139,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     .command('me')
     .description('show the calling key, account setup and usable brands (GET /me)')
     .addOption(fieldsOption('me'))
-    .addHelpText('after', examples('svc me', 'svc me -o json | jq .tenant.locales'))
+    .addHelpText('after', examples('svc me', 'svc me -o json | jq .tenant.locales', 'svc me --jq \'.brands[] | "\\(.id) \\(.name)"\'      # no jq installed needed'))
     .action(action(() => import('./commands/me.js')));
 
   group('campaigns', 'browse campaigns', ['svc campaigns ls', 'svc campaigns ls --status COMPLETED --all'], (campaigns) => {
@@ -165,7 +165,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
         .addOption(enumOption('--status <status>', 'link status', LINK_STATUSES)),
       'link',
     )
-      .addHelpText('after', examples('svc links ls --status ACTIVE', 'svc links ls --all | jq -r .id'))
+      .addHelpText('after', examples('svc links ls --status ACTIVE', 'svc links ls --all | jq -r .id', 'svc links ls --all --jq \'select(.status == "REQUESTED") | [.id, .fullName] | @tsv\''))
       .action(action(() => import('./commands/links/ls.js')));
     links
       .command('get')
@@ -270,7 +270,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
         .addOption(enumOption('--status <status>', 'order status', ORDER_STATUSES)),
       'order',
     )
-      .addHelpText('after', examples('svc orders ls', 'svc orders ls --status CANCELLED --all | jq -r .id'))
+      .addHelpText('after', examples('svc orders ls', 'svc orders ls --status CANCELLED --all | jq -r .id', 'svc orders ls --all -o json --jq \'group_by(.status) | map({status: .[0].status, n: length})\''))
       .action(action(() => import('./commands/orders/ls.js')));
     orders
       .command('get')
@@ -309,6 +309,8 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
           'svc events tail -f --give-up-after 300 --brand <id>      # for a supervisor: exit 5 after 5 minutes down',
           'svc events tail --type order.cancelled -o csv --fields occurredAt,data.id,data.coinPrice > cancelled.csv',
           'svc events tail -f --forward-to http://localhost:3000/webhooks',
+          'svc events tail --type order.cancelled --jq \'"\\(.occurredAt) \\(.data.reference)"\'',
+          'HTTPS_PROXY=http://proxy.corp:3128 svc events tail -f --forward-to https://hooks.example.test/svc   # proxied; loopback never is',
         ),
       )
       .action(action(() => import('./commands/events/tail.js')));
