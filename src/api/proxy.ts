@@ -21,7 +21,10 @@ export function proxySettings(env: NodeJS.ProcessEnv): ProxySettings | undefined
   const httpProxy = proxyUrl(env, 'http_proxy');
   const httpsProxy = proxyUrl(env, 'https_proxy');
   if (!httpProxy && !httpsProxy) return undefined;
-  const noProxy = [env.no_proxy ?? env.NO_PROXY ?? '', ...LOOPBACK_NO_PROXY].filter(Boolean).join(',');
+  const given = (env.no_proxy ?? env.NO_PROXY ?? '').trim();
+  // `NO_PROXY=*`: nothing is proxied (undici knows `*` only as the whole value, so it is decided here).
+  if (given === '*') return undefined;
+  const noProxy = [given, ...LOOPBACK_NO_PROXY].filter(Boolean).join(',');
   // Like undici: HTTPS_PROXY unset means HTTP_PROXY carries https requests too.
   return { httpProxy, httpsProxy: httpsProxy ?? httpProxy, noProxy };
 }

@@ -7,6 +7,8 @@ describe('proxy settings', () => {
   it('none set: no proxy at all (a plain agent)', () => {
     expect(proxySettings({})).toBeUndefined();
     expect(proxySettings({ NO_PROXY: 'example.test', HTTPS_PROXY: '  ' })).toBeUndefined();
+    expect(proxySettings({ HTTPS_PROXY: 'http://proxy.corp:3128', NO_PROXY: ' * ' })).toBeUndefined();
+    expect(proxySettings({ HTTPS_PROXY: 'http://proxy.corp:3128', no_proxy: '*', NO_PROXY: 'a.test' })).toBeUndefined();
   });
 
   it('HTTPS_PROXY and HTTP_PROXY, lower-case forms first; HTTP_PROXY also carries https when HTTPS_PROXY is unset; loopback always added to NO_PROXY', () => {
