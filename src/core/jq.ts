@@ -57,10 +57,14 @@ export class JqProgram {
     return new JqProgram(jq, program);
   }
 
-  /** The program's results for each JSON value in `input`, one per line (strings raw); [] for none. */
+  /**
+   * The program's results for each JSON value in `input`, one per line; [] for none. jq writes each
+   * result as compact JSON (one line each, whatever it holds); a string is then printed raw, as
+   * `jq -r` does, an empty string as an empty line; other values as jq wrote them (big numbers exact).
+   */
   run(input: string): string[] {
-    const result = this.jq.raw(input, this.program, ['-r', '-c']);
-    const lines = result.stdout === '' ? [] : [result.stdout.replace(/\n$/, '')];
+    const result = this.jq.raw(input, this.program, ['-c']);
+    const lines = result.stdout === '' ? [] : result.stdout.replace(/\n$/, '').split('\n').map((line) => (line.startsWith('"') ? (JSON.parse(line) as string) : line));
     // jq goes on with the next value after a run-time error and says so on stderr (the wasm build
     // does not always set the exit status): any error line fails the run.
     const errors = result.stderr.split('\n').filter((line) => line.startsWith('jq: error'));

@@ -41,8 +41,11 @@ describe('--jq', () => {
     );
   });
 
-  it('a program without results prints nothing, not empty lines', async () => {
+  it('a program without results prints nothing; an empty string is an empty line, so rows stay aligned', async () => {
     expect(await through('select(.status == "EXPIRED")', [jsonl])).toBe('');
+    expect(await through('.tags[0] // ""', [jsonl])).toBe('x\n\ny\n');
+    expect(await through('"two\nlines"', ['{}\n'])).toBe('two\nlines\n');
+    expect(await through('.n', ['{"n":12345678901234567890}\n'])).toBe('12345678901234567890\n');
   });
 
   it('on a terminal, raw strings have their control characters made visible', async () => {
