@@ -1,9 +1,11 @@
 /**
  * The one pagination loop, shared by every list command, `--all`, `events tail` and `api --paginate`.
  * It follows `nextCursor` and stops on a null cursor or on an empty page (a service may hand out a
- * cursor with an empty last page; following it forever would never end).
+ * cursor with an empty last page; following it forever would never end). A cursor already followed,
+ * or a page identical to the one before, stops it with `cursor_loop` (cursor-guard.ts).
  */
 import type { ApiClient, Query } from './client.js';
+import { CursorGuard } from './cursor-guard.js';
 
 export interface Page<T> {
   items: T[];
@@ -21,13 +23,16 @@ export interface PageOptions {
 
 export async function* pages<T>(client: ApiClient, path: string, options: PageOptions = {}): AsyncGenerator<Page<T>> {
   let after = options.after;
+  const guard = new CursorGuard(`GET ${path}`, after);
   for (;;) {
     const query: Query = { ...options.query };
     if (options.limit !== undefined) query.limit = options.limit;
     if (after !== undefined) query.after = after;
     const { items, nextCursor } = readPage<T>(await client.get<unknown>(path, { query, signal: options.signal }));
+    guard.page(items.length === 0 ? '' : JSON.stringify(items), items.length === 0);
     yield { items, nextCursor };
     if (!options.all || nextCursor === null || items.length === 0 || nextCursor === after) return;
+    guard.follow(nextCursor);
     after = nextCursor;
   }
 }

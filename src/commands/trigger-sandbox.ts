@@ -4,6 +4,7 @@
  * Nothing else is sent before that probe, and the probe carries no API key.
  */
 import type { Dispatcher } from 'undici';
+import { ResponseTooLargeError, readBoundedText } from '../api/body.js';
 import { toProblem } from '../api/client.js';
 import { describeNetworkError, loadTransport } from '../api/transport.js';
 import { isLoopbackHost } from '../core/config.js';
@@ -75,9 +76,10 @@ export class SandboxAdmin {
     try {
       const response = await transport.request(dispatcher, `${this.adminUrl}${path}`, { method: method as Dispatcher.HttpMethod, headers, body: payload, signal: this.signal });
       status = response.statusCode;
-      text = await response.body.text();
+      text = await readBoundedText(response, `sandbox admin ${method} ${path}`);
     } catch (error) {
       if (this.signal.aborted) throw new InterruptedError();
+      if (error instanceof ResponseTooLargeError) throw error;
       throw new UnavailableError(`could not reach the sandbox admin API at ${this.adminUrl}: ${describeNetworkError(error)}`, 'connection_error', error);
     }
     let parsed: unknown;

@@ -9,7 +9,7 @@ import { access, stat } from 'node:fs/promises';
 import type { ApiClient } from '../../api/client.js';
 import type { Me, PersonalLink, TenantCustomField } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
-import { ExitCode, InterruptedError, SvcError, UsageError, type Problem } from '../../core/errors.js';
+import { ExitCode, InterruptedError, SvcError, UsageError, isTransient, type Problem } from '../../core/errors.js';
 import { fileError, interruptible } from '../../core/stdin.js';
 import * as validate from '../../core/validate.js';
 import { mapOrdered } from './bulk-ordered.js';
@@ -130,7 +130,7 @@ function customFieldsOnce(client: ApiClient, signal: AbortSignal): () => Promise
       try {
         return (await client.get<Me>('/me', { signal })).tenant.customFields ?? [];
       } catch (error) {
-        if (!(error instanceof SvcError) || error.exitCode !== ExitCode.unavailable || round >= EXTRA_ROUNDS) throw error;
+        if (!isTransient(error) || round >= EXTRA_ROUNDS) throw error;
       }
     }
   };
@@ -158,7 +158,7 @@ async function send(client: ApiClient, prepared: PreparedRow, signal: AbortSigna
       return { row: prepared.row, ok: true, link: response.body, replayed: response.replayed };
     } catch (error) {
       if (!(error instanceof SvcError) || isFatal(error)) throw error;
-      if (error.exitCode === ExitCode.unavailable && round < EXTRA_ROUNDS) continue;
+      if (isTransient(error) && round < EXTRA_ROUNDS) continue;
       return { row: prepared.row, ok: false, error: error.toProblem() };
     }
   }
