@@ -274,6 +274,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .option('-f, --follow', 'after catching up, poll for new events until Ctrl-C')
       .option('--after <cursor>', 'start after this cursor')
       .option('--resume', 'start from the cursor saved for this profile')
+      .option('--from-start', 'with --resume: read the feed from its oldest event, replacing the saved cursor as it goes')
       .option('--type <type>', 'only this type, or a prefix such as order. (repeatable)', collect, [])
       .option('-n, --last <n>', 'print only the last N events of the catch-up')
       .option('--limit <n>', 'page size, 1-100')
@@ -291,6 +292,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
         examples(
           'svc events tail --follow',
           'svc events tail --resume --type order.',
+          'svc events tail --resume --from-start                  # the saved cursor was refused (a restarted sandbox)',
           'svc events tail --link <id> --since 7d',
           'svc events tail -f --give-up-after 300 --brand <id>      # for a supervisor: exit 5 after 5 minutes down',
           'svc events tail --type order.cancelled -o csv --fields occurredAt,data.id,data.coinPrice > cancelled.csv',
@@ -312,10 +314,12 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .option('--exec <cmd>', 'the shell command that pays one refund; exit 0 means paid')
       .option('-f, --follow', 'keep reconciling every --interval seconds until Ctrl-C')
       .option('--interval <seconds>', 'reconcile interval with --follow (default 300)')
+      .option('--from-start', 'read the feed from its oldest event, replacing the refund cursor as it goes (the ledger still holds: nothing is paid twice)')
       .addHelpText(
         'after',
         examples(
           'svc refunds run --exec ./refund.sh',
+          'svc refunds run --from-start --exec ./refund.sh        # the refund cursor was refused (a restarted sandbox)',
           'svc refunds run --exec \'curl -fsS -X POST https://wallet.internal/refunds -d @-\' --follow',
           'svc refunds run --exec \'echo "$SVC_REFUND_ORDER_ID $SVC_REFUND_COIN_PRICE $SVC_REFUND_CURRENCY" >> paid.txt\'',
         ),
@@ -323,8 +327,9 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .action(action(() => import('./commands/refunds/run.js')));
     ledgerOption(refunds.command('mark'))
       .argument('<orderId...>', 'order ids refunded by other means')
-      .description('record refunds made by other means, so run never pays them')
-      .addHelpText('after', examples('svc refunds mark 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11'))
+      .description('record refunds made by other means, so run never pays them; each must be a CANCELLED order of this key')
+      .option('--force', 'record the ids even when they are not cancelled orders of this key')
+      .addHelpText('after', examples('svc refunds mark 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11', 'svc refunds mark --force 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11   # refunded for another reason'))
       .action(action(() => import('./commands/refunds/mark.js')));
     ledgerOption(refunds.command('ls'))
       .description('list the ledger: orderId, coinPrice, currency, eventId, refundedAt')

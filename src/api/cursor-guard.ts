@@ -7,7 +7,7 @@
  * Memory is bounded however long the walk (a `--follow` runs for weeks): the guard keeps a 128-bit
  * digest of each of the last RECENT cursors (any loop up to that length is caught at its first
  * repeat), and, for longer loops, one checkpoint moved by Brent's cycle detection (a loop of any
- * length is caught within twice its length), plus the digest of the previous page.
+ * length is caught within three times its length and lead-in), plus the digest of the previous page.
  */
 import { createHash } from 'node:crypto';
 import { UnavailableError } from '../core/errors.js';

@@ -19,7 +19,7 @@ import * as validate from '../core/validate.js';
 import { feed, type FeedEvent } from './events/feed.js';
 import type { DeliveryRecord as Delivery } from '../sandbox/webhooks.js';
 import { SandboxAdmin } from './trigger-sandbox.js';
-import { jsonText } from '../core/sanitize.js';
+import { escapeJson, jsonText } from '../core/sanitize.js';
 
 export interface TriggerOptions {
   link?: string;
@@ -57,7 +57,7 @@ export async function run(ctx: Context, opts: TriggerOptions, args: string[]): P
     const trigger = new Trigger(ctx, client, admin, me, touched);
     await trigger.produce(eventType, linkId, orderId);
     const caused = await eventsAfter(client, before, touched, ctx.signal);
-    for (const item of caused) await ctx.io.write(`${item.raw}\n`);
+    for (const item of caused) await ctx.io.write(`${escapeJson(item.raw, ctx.io.stdoutIsTTY)}\n`);
     if (!caused.some((item) => item.event?.type === eventType)) {
       throw new FailureError(`the sandbox recorded no ${eventType} event in this key's feed`, 'not_triggered');
     }
@@ -183,7 +183,7 @@ class Trigger {
     if (linkId !== undefined) {
       const link = await this.link(linkId);
       if (link.campaignId === null) throw new FailureError(`link ${linkId} was sent from the catalog, without a campaign: it cannot expire`, 'not_expirable');
-      this.ctx.io.info(`note: ending campaign ${link.campaignId} expires every open link of it; it is reopened afterwards`);
+      this.ctx.io.info(`note: ending campaign ${terminalSafeLine(link.campaignId)} expires every open link of it; it is reopened afterwards`);
       await this.admin.call('POST', `/campaigns/${link.campaignId}/complete`, {});
       await this.admin.call('POST', `/campaigns/${link.campaignId}/reopen`, {});
       return;

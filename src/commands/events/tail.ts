@@ -19,7 +19,9 @@ import { terminalSafeLine } from '../../core/sanitize.js';
 import { resolveWebhookSecret } from '../../core/signature-secret.js';
 import { parseSince } from '../../core/time.js';
 import * as validate from '../../core/validate.js';
+import { explainRefusedCursor, isRefusedCursor } from '../../api/cursor-refusal.js';
 import { defaultColumns } from '../../api/resource-fields.js';
+import { nextPageCommand } from '../list.js';
 import { feed, type FeedEvent } from './feed.js';
 import { Forwarder, forwardNote, forwardUrl } from './forward.js';
 import { EventRenderer } from './render.js';
@@ -29,6 +31,8 @@ export interface TailOptions {
   follow?: boolean;
   after?: string;
   resume?: boolean;
+  /** with --resume: read from the oldest event, replacing the saved cursor as it goes */
+  fromStart?: boolean;
   type?: string[];
   last?: string;
   limit?: string;
@@ -48,6 +52,7 @@ const FORWARD_ATTEMPTS = 4;
 export async function run(ctx: Context, opts: TailOptions): Promise<number | void> {
   if (opts.after !== undefined && opts.resume) throw new UsageError('--after and --resume: give one or the other');
   if (opts.after !== undefined && opts.after.trim() === '') throw new UsageError('--after: empty cursor');
+  if (opts.after !== undefined && opts.fromStart) throw new UsageError('--after and --from-start: give one or the other');
   // Catch-up reads the biggest pages unless told otherwise: fewer round trips during an incident.
   const limit = validate.limit(opts.limit) ?? 100;
   const last = validate.positiveInt(opts.last, '-n/--last', 0);
@@ -67,8 +72,13 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   const client = await ctx.client();
   const profile = await ctx.profile();
   const config = await ctx.config();
-  const after = opts.resume ? config.getCursor(profile.name, profile.baseUrl) : opts.after;
-  if (opts.resume && after === undefined) ctx.io.info(`No saved cursor for profile ${profile.name}; starting from the oldest event.`);
+  const saved = opts.resume ? config.getCursor(profile.name, profile.baseUrl) : undefined;
+  // --from-start: the saved cursor is not read (it may belong to another feed); it is replaced page by page.
+  const after = opts.fromStart ? undefined : opts.resume ? saved : opts.after;
+  if (opts.resume && saved === undefined) ctx.io.info(`No saved cursor for profile ${profile.name}; starting from the oldest event.`);
+  else if (opts.resume && opts.fromStart) ctx.io.info(`note: --from-start: reading the feed from its oldest event; the saved cursor of profile ${profile.name} is replaced as pages are shown`);
+  /** whether the service has answered a request of this run (a refused saved cursor is the first request's) */
+  let answered = false;
 
   const output = await ctx.output();
   const renderer = new EventRenderer(output, { csvColumns: defaultColumns('event'), notes: target !== undefined });
@@ -109,6 +119,7 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   try {
     const giveUpAfterMs = giveUpAfterSeconds === undefined ? undefined : giveUpAfterSeconds * 1000;
     for await (const element of feed({ client, after, limit, follow: Boolean(opts.follow), intervalMs, giveUpAfterMs, signal: ctx.signal })) {
+      if (element.kind !== 'status') answered = true;
       if (element.kind === 'status') {
         const message = terminalSafeLine(element.message);
         ctx.io.info(element.level === 'warning' ? output.chalk.yellow(`… ${message}`) : `… ${message}`);
@@ -139,6 +150,9 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   } catch (error) {
     // The reader went away (`| head`): the page in flight keeps its old cursor; nothing to report.
     if ((error as NodeJS.ErrnoException)?.code === 'EPIPE') return ExitCode.ok;
+    if (opts.resume && after !== undefined && !answered && isRefusedCursor(error)) {
+      throw explainRefusedCursor(error, `the saved cursor of profile ${profile.name}`, nextPageCommand('svc events tail --resume --from-start', ctx.options, {}));
+    }
     if (!(error instanceof InterruptedError) && !ctx.signal.aborted) throw error;
     // Ctrl-C: every fully written page already saved its cursor; end quietly with 130.
     return ExitCode.interrupted;

@@ -11,6 +11,9 @@ import { constants, promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { openNoFollow, refuseSymlink, replaceFile, syncDirectory } from '../../core/safe-file.js';
+import { explainRefusedCursor } from '../../api/cursor-refusal.js';
+import type { ApiError } from '../../core/errors.js';
+import { nextPageCommand } from '../list.js';
 
 export interface LedgerEntry {
   orderId: string;
@@ -233,4 +236,14 @@ export async function writeRefundCursor(place: LedgerPlace, cursor: string): Pro
   await ensureDirectory(dirname(place.cursorPath));
   const body: CursorFile = { baseUrl: place.baseUrl, cursor };
   await replaceFile(place.cursorPath, `${JSON.stringify(body)}\n`, { mode: 0o600 });
+}
+
+/**
+ * The service refused the saved refund cursor: it belongs to another feed (a restarted sandbox).
+ * Told with the commands that start over; the ledger still holds, so nothing is paid twice.
+ */
+export function refundCursorRefused(ctx: Context, place: LedgerPlace, error: ApiError, flags: { ledger?: string; exec?: string }): ApiError {
+  const look = nextPageCommand('svc refunds due --from-start', ctx.options, { '--ledger': flags.ledger });
+  const pay = nextPageCommand('svc refunds run --from-start', ctx.options, { '--ledger': flags.ledger, '--exec': flags.exec ?? '…' });
+  return explainRefusedCursor(error, `the refund cursor ${place.cursorPath}`, `${look} to look, ${pay} to pay (the ledger still holds: nothing is paid twice)`);
 }

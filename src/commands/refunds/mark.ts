@@ -1,12 +1,15 @@
 /**
  * `svc refunds mark ORDER_ID…`: records refunds made by other means, so `run` never pays them.
+ * Each id must be an order of this key whose status is CANCELLED (svc reads it); otherwise nothing
+ * at all is recorded (exit 1, naming each id refused), unless `--force`.
  * The price and currency come from the order's order.cancelled event in the feed (from the refund
  * cursor on, where due refunds are), else from the order itself; null when neither is readable.
  * An orderId already in the ledger is left as it is.
  */
 import type { ApiClient } from '../../api/client.js';
+import type { RewardStoreOrder } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
-import { ApiError, SvcError, UsageError } from '../../core/errors.js';
+import { ApiError, FailureError, SvcError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import * as validate from '../../core/validate.js';
 import { Ledger, ledgerPlace, readRefundCursor, type LedgerEntry } from './ledger.js';
@@ -14,6 +17,8 @@ import { dueRefunds } from './source.js';
 
 export interface MarkOptions {
   ledger?: string;
+  /** record even ids that are not cancelled orders of this key */
+  force?: boolean;
 }
 
 export async function run(ctx: Context, opts: MarkOptions, args: string[]): Promise<number | void> {
@@ -28,7 +33,8 @@ export async function run(ctx: Context, opts: MarkOptions, args: string[]): Prom
     warn(`${id}: already in the ledger; left as it is`);
     return false;
   });
-  const known = await lookUp(ctx, ledger, place, wanted);
+  const orders = await checkOrders(ctx, wanted, Boolean(opts.force));
+  const known = await lookUp(ctx, ledger, place, wanted, orders);
   const output = await ctx.output();
   const array = output.format === 'json' ? output.jsonArray() : undefined;
   try {
@@ -53,9 +59,49 @@ export async function run(ctx: Context, opts: MarkOptions, args: string[]): Prom
 }
 
 type Known = Map<string, { coinPrice: string | null; currency: unknown; eventId: string | null }>;
+type Orders = Map<string, Partial<RewardStoreOrder>>;
+
+/**
+ * Reads each order (GET /reward-store-orders/{id}): it must be this key's and CANCELLED. Any refusal
+ * ends the mark before anything is recorded (exit 1, each id named); `--force` notes it and goes on.
+ * Returns the orders read, for their price.
+ */
+async function checkOrders(ctx: Context, orderIds: string[], force: boolean): Promise<Orders> {
+  const orders: Orders = new Map();
+  if (orderIds.length === 0) return orders;
+  const client = await ctx.client();
+  const refused: string[] = [];
+  for (const id of orderIds) {
+    let order: Partial<RewardStoreOrder> | undefined;
+    try {
+      order = (await client.get<Partial<RewardStoreOrder> | null>(`/reward-store-orders/${id}`, { signal: ctx.signal })) ?? {};
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) {
+        if (!force || ctx.signal.aborted || !(error instanceof SvcError)) throw error;
+        ctx.io.info(`note: ${id}: could not read the order (${terminalSafeLine(error.message)}); recording it as --force asks`);
+        continue;
+      }
+    }
+    if (order === undefined) refused.push(`${id} is not an order of this key`);
+    else {
+      orders.set(id, order);
+      if (order.status !== 'CANCELLED') refused.push(`${id} is ${terminalSafeLine(typeof order.status === 'string' ? order.status : 'of no known status')}, not CANCELLED`);
+    }
+  }
+  if (refused.length === 0) return orders;
+  if (force) {
+    for (const line of refused) ctx.io.info(`note: ${line}; recording it as --force asks`);
+    return orders;
+  }
+  throw new FailureError(
+    `nothing was recorded: ${refused.join('; ')}`,
+    'not_refundable',
+    'only cancelled orders of this key are refunded; to record a refund made for another reason anyway: svc refunds mark --force ORDER_ID…',
+  );
+}
 
 /** Price, currency and event of each order, as far as the feed and the API tell; never fails the mark. */
-async function lookUp(ctx: Context, ledger: Ledger, place: Awaited<ReturnType<typeof ledgerPlace>>, orderIds: string[]): Promise<Known> {
+async function lookUp(ctx: Context, ledger: Ledger, place: Awaited<ReturnType<typeof ledgerPlace>>, orderIds: string[], orders: Orders): Promise<Known> {
   const known: Known = new Map();
   if (orderIds.length === 0) return known;
   let client: ApiClient;
@@ -69,17 +115,14 @@ async function lookUp(ctx: Context, ledger: Ledger, place: Awaited<ReturnType<ty
         if (orderIds.includes(id) && !known.has(id)) known.set(id, { coinPrice: refund.coinPrice, currency: refund.currency, eventId: refund.eventId });
       }
     }
-    for (const id of orderIds.filter((orderId) => !known.has(orderId))) {
-      try {
-        const order = await client.get<{ coinPrice?: unknown; currency?: unknown }>(`/reward-store-orders/${id}`, { signal: ctx.signal });
-        known.set(id, { coinPrice: typeof order?.coinPrice === 'string' ? order.coinPrice : null, currency: order?.currency ?? null, eventId: null });
-      } catch (error) {
-        if (!(error instanceof ApiError && error.status === 404)) throw error;
-      }
-    }
   } catch (error) {
     if (ctx.signal.aborted || !(error instanceof SvcError)) throw error;
-    ctx.io.info(`note: could not look up prices (${error.message}); recording what is known`);
+    ctx.io.info(`note: could not look up prices (${terminalSafeLine(error.message)}); recording what is known`);
+  }
+  // Not in the feed from the refund cursor on: the order's own price, as read.
+  for (const id of orderIds.filter((orderId) => !known.has(orderId))) {
+    const order = orders.get(id);
+    if (order) known.set(id, { coinPrice: typeof order.coinPrice === 'string' ? order.coinPrice : null, currency: order.currency ?? null, eventId: null });
   }
   return known;
 }

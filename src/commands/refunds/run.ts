@@ -11,7 +11,8 @@ import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core
 import { terminalSafeLine } from '../../core/sanitize.js';
 import * as validate from '../../core/validate.js';
 import { execRefund } from './exec.js';
-import { Ledger, ledgerPlace, readRefundCursor, writeRefundCursor, type LedgerEntry } from './ledger.js';
+import { isRefusedCursor } from '../../api/cursor-refusal.js';
+import { Ledger, ledgerPlace, readRefundCursor, refundCursorRefused, writeRefundCursor, type LedgerEntry } from './ledger.js';
 import { acquireLedgerLock } from './lock.js';
 import { currencyName } from './refund.js';
 import { dueRefunds } from './source.js';
@@ -21,6 +22,8 @@ export interface RunOptions {
   follow?: boolean;
   interval?: string;
   ledger?: string;
+  /** read the feed from its oldest event, replacing the refund cursor as it goes (the ledger still holds) */
+  fromStart?: boolean;
 }
 
 /** A second runner waits this long for the first to finish before it refuses. */
@@ -44,14 +47,19 @@ export async function run(ctx: Context, opts: RunOptions): Promise<number | void
   const array = output.format === 'json' ? output.jsonArray() : undefined;
   let paid = 0;
   let savedCursor: string | undefined;
+  let after: string | undefined;
+  let answered = false;
   try {
     // Read under the lock: what an earlier runner recorded is seen before anything is paid.
     await ledger.refresh();
-    const after = await readRefundCursor(place, warn);
+    // --from-start: the saved cursor is not read (it may belong to another feed); the first page replaces it.
+    after = opts.fromStart ? undefined : await readRefundCursor(place, warn);
+    if (opts.fromStart) warn('note: --from-start: reading the feed from its oldest event; the ledger still holds, so nothing is paid twice');
     savedCursor = after;
     for await (const element of dueRefunds({ client, ledger, after, follow: Boolean(opts.follow), intervalMs, signal: ctx.signal })) {
+      if (element.kind !== 'status') answered = true;
       if (element.kind === 'status') {
-        warn(`… ${element.message}`);
+        warn(`… ${terminalSafeLine(element.message)}`);
         continue;
       }
       if (element.kind === 'page') {
@@ -96,6 +104,7 @@ export async function run(ctx: Context, opts: RunOptions): Promise<number | void
       warn(`interrupted; ${paid} ${paid === 1 ? 'refund' : 'refunds'} paid and recorded`);
       return ExitCode.interrupted;
     }
+    if (after !== undefined && !answered && isRefusedCursor(error)) throw refundCursorRefused(ctx, place, error, { ledger: opts.ledger, exec: opts.exec });
     throw error;
   } finally {
     await array?.close().catch(() => undefined);
