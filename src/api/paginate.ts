@@ -30,9 +30,11 @@ export async function* pages<T>(client: ApiClient, path: string, options: PageOp
     if (after !== undefined) query.after = after;
     const { items, nextCursor } = readPage<T>(await client.get<unknown>(path, { query, signal: options.signal }));
     guard.page(items.length === 0 ? '' : JSON.stringify(items), items.length === 0);
+    const more = options.all && nextCursor !== null && items.length > 0 && nextCursor !== after;
+    // Checked before the page is handed on: a page that leads back into the walk is not shown.
+    if (more) guard.follow(nextCursor);
     yield { items, nextCursor };
-    if (!options.all || nextCursor === null || items.length === 0 || nextCursor === after) return;
-    guard.follow(nextCursor);
+    if (!more) return;
     after = nextCursor;
   }
 }

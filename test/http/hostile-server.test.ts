@@ -152,7 +152,7 @@ describe('hostile server: cursor loops', () => {
     expect((error as SvcError).code).toBe('cursor_loop');
     expect((error as SvcError).exitCode).toBe(ExitCode.unavailable);
     expect((error as SvcError).message).toBe('GET /campaigns handed back cursor "A", which this walk already followed (page 3); stopping, the walk would never end');
-    expect(seen).toEqual(['1', '2', '3']);
+    expect(seen).toEqual(['1', '2']);
     expect(api.requests).toHaveLength(3);
     expect(ms).toBeLessThan(2_000);
   });
