@@ -78,6 +78,8 @@ export async function runBulk(ctx: Context, opts: CreateOptions): Promise<number
   /** the highest row number read from the input so far */
   let read = 0;
   const sendRow = async (row: PreparedRow): Promise<RowResult> => {
+    // A row whose turn comes after the run was stopped is never sent (nor counted as tried).
+    if (stop.signal.aborted) throw new InterruptedError();
     tried++;
     try {
       return await send(client, row, stop.signal);

@@ -244,6 +244,8 @@ export async function writeRefundCursor(place: LedgerPlace, cursor: string): Pro
  */
 export function refundCursorRefused(ctx: Context, place: LedgerPlace, error: ApiError, flags: { ledger?: string; exec?: string }): ApiError {
   const look = nextPageCommand('svc refunds due --from-start', ctx.options, { '--ledger': flags.ledger });
-  const pay = nextPageCommand('svc refunds run --from-start', ctx.options, { '--ledger': flags.ledger, '--exec': flags.exec ?? '…' });
+  const pay = flags.exec === undefined
+    ? `${nextPageCommand('svc refunds run --from-start', ctx.options, { '--ledger': flags.ledger })} --exec …`
+    : nextPageCommand('svc refunds run --from-start', ctx.options, { '--ledger': flags.ledger, '--exec': flags.exec });
   return explainRefusedCursor(error, `the refund cursor ${place.cursorPath}`, `${look} to look, ${pay} to pay (the ledger still holds: nothing is paid twice)`);
 }
