@@ -57,7 +57,8 @@ export async function run(ctx: Context, opts: TriggerOptions, args: string[]): P
     const trigger = new Trigger(ctx, client, admin, me, touched);
     await trigger.produce(eventType, linkId, orderId);
     const caused = await eventsAfter(client, before, touched, ctx.signal);
-    for (const item of caused) await ctx.io.write(`${escapeJson(item.raw, ctx.io.stdoutIsTTY)}\n`);
+    // As the feed sent them; on a terminal with C1 and bidi controls escaped (the same JSON value).
+    for (const item of caused) await ctx.io.write(`${ctx.io.stdoutIsTTY ? escapeJson(item.raw, true) : item.raw}\n`);
     if (!caused.some((item) => item.event?.type === eventType)) {
       throw new FailureError(`the sandbox recorded no ${eventType} event in this key's feed`, 'not_triggered');
     }

@@ -81,7 +81,8 @@ export class EventRenderer {
       await this.csv?.items([event]);
     } else if (format === 'jsonl') {
       // Exactly as received; on a terminal with C1 and bidi controls escaped (the same JSON value).
-      await this.output.io.write(`${this.output.fields ? this.output.json(this.output.select(event)) : escapeJson(raw, this.output.io.stdoutIsTTY)}\n`);
+      const tty = this.output.io.stdoutIsTTY;
+      await this.output.io.write(`${this.output.fields ? this.output.json(this.output.select(event)) : tty ? escapeJson(raw, true) : raw}\n`);
     } else {
       await this.array?.items([this.output.fields ? this.output.select(event) : JSON.parse(raw)]);
     }
