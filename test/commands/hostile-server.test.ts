@@ -67,8 +67,8 @@ describe('JSON on a terminal', () => {
       expect(result.stdout).not.toMatch(RAW);
       const [caused] = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
       expect(caused).toMatchObject({ type: 'personal_link.cancelled', data: { id: link.id } });
-      // Whatever the sandbox kept of the answer, its controls reached the terminal escaped and parse back whole.
       // Its controls reached the terminal escaped, and parse back whole.
+      const answer = caused.data.customFields.find((f: { fieldId: string }) => f.fieldId === field.id).textValue;
       expect(answer).toBe(`t${HOSTILE}`);
       expect(result.stdout).toContain(String.raw`\u202e`);
     } finally {
