@@ -3,7 +3,7 @@
  * each order, a refused saved cursor is explained with the command that starts over, `--from-start`
  * starts over without paying twice, and bulk exits 1 when its output closes early.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -151,5 +151,38 @@ describe('bulk when its output closes early (`… | head -1`)', () => {
     expect(notTried + created).toBeGreaterThanOrEqual(59);
     expect(notTried + created).toBeLessThanOrEqual(60);
     expect(notTried).toBeGreaterThan(50);
+  });
+});
+
+describe('a hostile local user: links planted where svc writes, through whole commands', () => {
+  const refusal = (path: string) => `error: usage_error: ${path} is a symbolic link; svc never writes through a link (nothing was written; replace the link with a regular file or remove it)\n`;
+
+  it('refunds run with a link at the ledger, the refund cursor or the lock: exit 2 naming it, nothing paid, nothing written through it', async () => {
+    const [order] = await placeOrders(sandbox, 1);
+    await cancelOrder(sandbox, order.id);
+    for (const path of [LEDGER(), `${LEDGER()}.cursor`, `${LEDGER()}.lock`]) {
+      const victim = join(tempDir(), 'victim');
+      writeFileSync(victim, 'precious\n');
+      symlinkSync(victim, path);
+      const started = performance.now();
+      const result = await run('refunds', 'run', '--ledger', LEDGER(), '--exec', PAY);
+      expect(performance.now() - started).toBeLessThan(3_000);
+      expect(result).toEqual({ exitCode: 2, stdout: '', stderr: refusal(path) });
+      expect(paid()).toEqual([]);
+      expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+      (await import('node:fs')).rmSync(path);
+    }
+    expect((await run('refunds', 'run', '--ledger', LEDGER(), '--exec', PAY)).exitCode).toBe(0);
+    expect(paid()).toEqual([order.id]);
+  });
+
+  it('events tail with a link at the config file: exit 2 naming it, the target of the link untouched', async () => {
+    const victim = join(tempDir(), 'victim');
+    writeFileSync(victim, 'precious\n');
+    symlinkSync(victim, join(dir, 'config.json'));
+    const result = await run('events', 'tail');
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe(`error: usage_error: config file ${join(dir, 'config.json')} is a symbolic link; svc keeps keys only in a regular file (replace the link with the file itself)\n`);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
   });
 });
