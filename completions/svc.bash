@@ -83,11 +83,11 @@ _svc_complete() {
     "svc orders ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --brand --store --status --fields --limit --after --all --help -h' ;;
     "svc orders get") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --fields --help -h' ;;
     "svc events") subcommands='tail' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
-    "svc events tail") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --follow -f --after --resume --type --last -n --limit --interval --forward-to --link --order --brand --campaign --since --give-up-after --fields --help -h' ;;
+    "svc events tail") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --follow -f --after --resume --from-start --type --last -n --limit --interval --forward-to --link --order --brand --campaign --since --give-up-after --fields --help -h' ;;
     "svc refunds") subcommands='due run mark ls' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
     "svc refunds due") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --ledger --from-start --help -h' ;;
-    "svc refunds run") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --ledger --exec --follow -f --interval --dry-run --help -h' ;;
-    "svc refunds mark") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --ledger --dry-run --help -h' ;;
+    "svc refunds run") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --ledger --exec --follow -f --interval --from-start --dry-run --help -h' ;;
+    "svc refunds mark") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --ledger --force --dry-run --help -h' ;;
     "svc refunds ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --ledger --help -h' ;;
     "svc trigger") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --link --order --help -h' ;;
     "svc webhooks") subcommands='test sign listen replay' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;

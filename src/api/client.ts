@@ -11,6 +11,7 @@ import { redactPersonal } from '../core/secrets.js';
 import { redact } from './keys.js';
 import { sleep } from '../core/sleep.js';
 import { USER_AGENT } from '../version.js';
+import { ResponseTooLargeError, readBoundedText } from './body.js';
 import { Pacer, type Sleep } from './pacer.js';
 import { describeNetworkError, errorCode, loadTransport } from './transport.js';
 import { describeProxy, scrubProxyCredentials, type ProxySettings } from './proxy.js';
@@ -247,9 +248,14 @@ export class ApiClient {
       const response = await transport.request(dispatcher, url, { method: method as Dispatcher.HttpMethod, headers, body: payload, signal });
       status = response.statusCode;
       responseHeaders = response.headers;
-      text = await response.body.text();
+      // At most 32 MiB per answer: past that svc stops reading (response_too_large, not retried).
+      text = await readBoundedText(response, `${method} ${url}`);
     } catch (error) {
       if (userSignal?.aborted) throw new InterruptedError();
+      if (error instanceof ResponseTooLargeError) {
+        this.debugLine(`< body over the limit; not read further`);
+        throw error;
+      }
       if (timedOut) {
         this.debugLine(`< time-out after ${this.timeoutMs} ms`);
         return {

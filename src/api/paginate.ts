@@ -1,9 +1,11 @@
 /**
  * The one pagination loop, shared by every list command, `--all`, `events tail` and `api --paginate`.
  * It follows `nextCursor` and stops on a null cursor or on an empty page (a service may hand out a
- * cursor with an empty last page; following it forever would never end).
+ * cursor with an empty last page; following it forever would never end). A cursor already followed,
+ * or a page identical to the one before, stops it with `cursor_loop` (cursor-guard.ts).
  */
 import type { ApiClient, ApiResponse, Query } from './client.js';
+import { CursorGuard } from './cursor-guard.js';
 
 export interface Page<T> {
   items: T[];
@@ -38,26 +40,32 @@ export function pagesOf<Q extends PageQuery, T>(
   list: ListOperation<Q, T>,
   options: Omit<PageOptions, 'query'> & { query?: Omit<Q, keyof PageQuery> } = {},
 ): AsyncGenerator<Page<T>> {
-  return follow<Q, T>(async (query) => (await list(client, query, { signal: options.signal })).body, options);
+  return follow<Q, T>(`GET ${list.path}`, async (query) => (await list(client, query, { signal: options.signal })).body, options);
 }
 
 /** Every page under a path the caller names (`svc api --paginate`). */
 export function pages<T>(client: ApiClient, path: string, options: PageOptions = {}): AsyncGenerator<Page<T>> {
-  return follow<Query, T>((query) => client.get<unknown>(path, { query, signal: options.signal }), options);
+  return follow<Query, T>(`GET ${path}`, (query) => client.get<unknown>(path, { query, signal: options.signal }), options);
 }
 
 async function* follow<Q extends PageQuery, T>(
+  walk: string,
   fetchPage: (query: Q) => Promise<unknown>,
   options: Omit<PageOptions, 'query'> & { query?: object },
 ): AsyncGenerator<Page<T>> {
   let after = options.after;
+  const guard = new CursorGuard(walk, after);
   for (;;) {
     const query = { ...options.query } as Q;
     if (options.limit !== undefined) query.limit = options.limit;
     if (after !== undefined) query.after = after;
     const { items, nextCursor } = readPage<T>(await fetchPage(query));
+    guard.page(items.length === 0 ? '' : JSON.stringify(items), items.length === 0);
+    const more = options.all && nextCursor !== null && items.length > 0 && nextCursor !== after;
+    // Checked before the page is handed on: a page that leads back into the walk is not shown.
+    if (more) guard.follow(nextCursor);
     yield { items, nextCursor };
-    if (!options.all || nextCursor === null || items.length === 0 || nextCursor === after) return;
+    if (!more) return;
     after = nextCursor;
   }
 }

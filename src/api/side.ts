@@ -6,6 +6,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { InterruptedError } from '../core/errors.js';
+import { ResponseTooLargeError, readBoundedText } from './body.js';
 import { scrubProxyCredentials, type ProxySettings } from './proxy.js';
 import { describeNetworkError, loadTransport } from './transport.js';
 
@@ -16,6 +17,8 @@ export interface SideOptions {
   responseTimeoutMs: number;
   /** the most of a response body read, as text; the rest is dropped unread (default 1 MiB; 0: none) */
   maxBodyBytes?: number;
+  /** 'refuse': a body over the bound (32 MiB unless maxBodyBytes) is `response_too_large`, as the API's are; default: cut */
+  overLimit?: 'cut' | 'refuse';
   /** HTTPS_PROXY/HTTP_PROXY/NO_PROXY as read by Context.proxy(); undefined: no proxy */
   proxy?: ProxySettings;
 }
@@ -51,9 +54,14 @@ export class SideRequests {
     );
     try {
       const response = await transport.request(await this.dispatcher, url, { method: request.method, headers: request.headers, body: request.body, signal: request.signal });
-      return { status: response.statusCode, headers: response.headers, text: await boundedText(response.body, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY) };
+      const text =
+        this.options.overLimit === 'refuse'
+          ? await readBoundedText(response, `${request.method} ${url}`, this.options.maxBodyBytes)
+          : await boundedText(response.body, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY);
+      return { status: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (request.signal.aborted) throw new InterruptedError();
+      if (error instanceof ResponseTooLargeError) throw error;
       // A proxy's credentials never reach a message (a library may quote the proxy URL).
       throw new SideRequestError(scrubProxyCredentials(describeNetworkError(error), this.options.proxy));
     }

@@ -20,7 +20,7 @@ import * as validate from '../api/checks.js';
 import { feed, type FeedEvent } from '../features/events/feed.js';
 import type { DeliveryRecord as Delivery } from '../sandbox/webhooks.js';
 import { SandboxAdmin } from '../features/sandbox-admin.js';
-import { jsonText } from '../core/sanitize.js';
+import { escapeJson, jsonText } from '../core/sanitize.js';
 import type { Command } from 'commander';
 import { examples } from './declare.js';
 
@@ -69,7 +69,8 @@ export async function run(ctx: Context, opts: TriggerOptions, args: string[]): P
     const trigger = new Trigger(ctx, client, admin, me, touched);
     await trigger.produce(eventType, linkId, orderId);
     const caused = await eventsAfter(client, before, touched, ctx.signal);
-    for (const item of caused) await ctx.io.write(`${item.raw}\n`);
+    // As the feed sent them; on a terminal with C1 and bidi controls escaped (the same JSON value).
+    for (const item of caused) await ctx.io.write(`${ctx.io.stdoutIsTTY ? escapeJson(item.raw, true) : item.raw}\n`);
     if (!caused.some((item) => item.event?.type === eventType)) {
       throw new FailureError(`the sandbox recorded no ${eventType} event in this key's feed`, 'not_triggered');
     }
@@ -195,7 +196,7 @@ class Trigger {
     if (linkId !== undefined) {
       const link = await this.link(linkId);
       if (link.campaignId === null) throw new FailureError(`link ${linkId} was sent from the catalog, without a campaign: it cannot expire`, 'not_expirable');
-      this.ctx.io.info(`note: ending campaign ${link.campaignId} expires every open link of it; it is reopened afterwards`);
+      this.ctx.io.info(`note: ending campaign ${terminalSafeLine(link.campaignId)} expires every open link of it; it is reopened afterwards`);
       await this.admin.call('POST', `/campaigns/${link.campaignId}/complete`, {});
       await this.admin.call('POST', `/campaigns/${link.campaignId}/reopen`, {});
       return;

@@ -1,15 +1,15 @@
 /**
- * Profiles, keys and saved cursors, stored with `conf` in one JSON file of mode 0600.
+ * Profiles, keys and saved cursors, in one JSON file of mode 0600 (conf's format).
  * The file lives in SVC_CONFIG_DIR when set, else in the OS config directory (the one conf uses).
  *
- * Reads parse the file directly; conf (with its schema and atomic-write machinery, ~70 ms to load)
- * is loaded only when something is written. Most commands only read, so they start faster.
+ * Reads parse the file directly; writes go through safe-file.ts (never through a symbolic link; an
+ * exclusive temp file with a random name beside it, renamed over it), in conf's file format.
  */
 import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type Conf from 'conf';
 import { ExitCode, SvcError, UsageError } from './errors.js';
 import { isLoopbackHost } from './net.js';
+import { replaceFile } from './safe-file.js';
 
 export interface Profile {
   baseUrl: string;
@@ -60,7 +60,7 @@ export const DEFAULT_PROFILE = 'default';
 const CONFIG_NAME = 'config';
 
 export class ConfigStore {
-  private conf?: Conf<ConfigData>;
+  private directoryReady = false;
 
   private constructor(
     readonly directory: string,
@@ -115,7 +115,7 @@ export class ConfigStore {
     return true;
   }
 
-  /** conf writes the whole file atomically (temp file + rename), so a kill never leaves half a cursor. */
+  /** The whole file is replaced atomically (temp file + rename), so a kill never leaves half a cursor. */
   async setCursor(profile: string, baseUrl: string, cursor: string): Promise<void> {
     await this.update((data) => {
       data.cursors[profile] = nullObject(Object.hasOwn(data.cursors, profile) ? data.cursors[profile] : {});
@@ -128,34 +128,25 @@ export class ConfigStore {
    * another svc process (a sandbox saving its profile, a tail saving its cursor) may have written since.
    */
   private async update(change: (data: ConfigData) => void): Promise<void> {
-    const conf = await this.store();
-    const current = readConfigFile(conf.path);
+    this.prepareDirectory();
+    const current = readConfigFile(this.path);
     const data: ConfigData = {
       ...current,
       profiles: nullObject(current.profiles),
       cursors: nullObject(current.cursors),
     };
     change(data);
-    conf.store = data;
+    // conf's format (tab-indented JSON), mode 0600, replaced atomically and never through a link.
+    await replaceFile(this.path, JSON.stringify(data, undefined, '\t'), { mode: 0o600 });
     this.data = data;
   }
 
-  private async store(): Promise<Conf<ConfigData>> {
-    if (!this.conf) {
-      // The directory svc creates is private (0700); conf would make it 0755. An existing one is left as it is.
-      mkdirSync(this.directory, { recursive: true, mode: 0o700 });
-      refuseSymlink(this.path);
-      const { default: ConfClass } = await import('conf');
-      this.conf = new ConfClass<ConfigData>({
-        projectName: 'svc',
-        projectSuffix: '',
-        configName: CONFIG_NAME,
-        cwd: this.directory,
-        configFileMode: 0o600,
-        defaults: { profiles: {}, cursors: {} },
-      });
-    }
-    return this.conf;
+  private prepareDirectory(): void {
+    if (this.directoryReady) return;
+    // The directory svc creates is private (0700). An existing one is left as it is.
+    mkdirSync(this.directory, { recursive: true, mode: 0o700 });
+    refuseSymlink(this.path);
+    this.directoryReady = true;
   }
 }
 

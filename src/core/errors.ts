@@ -117,6 +117,14 @@ export class UnavailableError extends SvcError {
   }
 }
 
+/** Exit-5 failures that trying again cannot cure: the same server would answer the same way. */
+const NOT_RETRIED = new Set(['response_too_large', 'cursor_loop']);
+
+/** Failures worth waiting out: the service is busy or unreachable, not refusing us or misbehaving. */
+export function isTransient(error: unknown): boolean {
+  return error instanceof SvcError && error.exitCode === ExitCode.unavailable && !NOT_RETRIED.has(error.code);
+}
+
 /**
  * What a failure prints on stderr for a person: `error: <code>: <detail>`, one line per `errors[]`
  * entry and the hint. Every part may be the server's text (an HTML page of a misbehaving proxy, a

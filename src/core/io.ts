@@ -3,6 +3,7 @@
  * to stdout that respect back-pressure (stdout carries data only; everything else goes to stderr).
  */
 import type { Writable, Readable } from 'node:stream';
+import { terminalSafeStyled } from './sanitize.js';
 
 export interface IOStreams {
   stdin: Readable & { isTTY?: boolean };
@@ -90,18 +91,30 @@ export class IO {
   /** Writes to stdout itself, past any filter. */
   async writeStdout(chunk: string): Promise<void> {
     const stdout = this.streams.stdout;
+    // A reader that went away (`| head -1`): the write fails at once instead of waiting for a drain that never comes.
+    if (stdout.destroyed) throw closedOutput();
     if (!stdout.write(chunk)) {
       await new Promise<void>((resolve, reject) => {
-        const onDrain = () => {
+        const done = () => {
+          stdout.off('drain', onDrain);
           stdout.off('error', onError);
+          stdout.off('close', onClose);
+        };
+        const onDrain = () => {
+          done();
           resolve();
         };
         const onError = (err: Error) => {
-          stdout.off('drain', onDrain);
+          done();
           reject(err);
+        };
+        const onClose = () => {
+          done();
+          reject(closedOutput());
         };
         stdout.once('drain', onDrain);
         stdout.once('error', onError);
+        stdout.once('close', onClose);
       });
     }
   }
@@ -175,10 +188,18 @@ export class IO {
     return ora({ text, stream: this.streams.stderr, color: this.color ? 'cyan' : false, isEnabled: true, discardStdin: false }).start();
   }
 
-  /** One line on stderr (hints, notices, errors). */
+  /**
+   * One line on stderr (hints, notices, errors), through the sanitizer's last guard: svc's colours
+   * kept, any control character from a server's text that reached here unescaped made visible.
+   */
   info(line: string): void {
-    this.streams.stderr.write(`${line}\n`);
+    this.streams.stderr.write(`${terminalSafeStyled(line)}\n`);
   }
+}
+
+/** The error of a write to an output whose reader went away. */
+function closedOutput(): NodeJS.ErrnoException {
+  return Object.assign(new Error('standard output was closed'), { code: 'EPIPE' });
 }
 
 const DEFAULT_WIDTH = 80;

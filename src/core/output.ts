@@ -236,7 +236,8 @@ export class CsvWriter {
     const columns = (this.columns ??= leafPaths(values[0]));
     const rows = values.map((value) => columns.map((path) => csvCell(valueAt(value, path))));
     const { stringify } = await import('csv-stringify/sync');
-    await this.io.write(stringify(this.count === 0 ? [[...columns], ...rows] : rows));
+    // The header's cells are the server's keys: guarded like data cells.
+    await this.io.write(stringify(this.count === 0 ? [columns.map(csvCell), ...rows] : rows));
     this.count += values.length;
   }
 
@@ -244,7 +245,7 @@ export class CsvWriter {
   async end(): Promise<void> {
     if (this.count > 0 || !this.columns) return;
     const { stringify } = await import('csv-stringify/sync');
-    await this.io.write(stringify([[...this.columns]]));
+    await this.io.write(stringify([this.columns.map(csvCell)]));
   }
 }
 

@@ -36,6 +36,27 @@ const JSON_UNSAFE_TERMINAL = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a
 
 /** JSON.stringify, with DEL and C1 controls (and, for a terminal, bidi controls) written as `\\u00XX`. */
 export function jsonText(value: unknown, indent?: number, terminal = false): string {
-  const text = JSON.stringify(value, null, indent) ?? 'null';
+  return escapeJson(JSON.stringify(value, null, indent) ?? 'null', terminal);
+}
+
+/**
+ * JSON text made by JSON.stringify (C0 controls already escaped), with DEL and C1 controls (and, for a
+ * terminal, bidi controls and line separators) written as `\\uXXXX`: these can only stand inside
+ * strings, so the text stays valid JSON and parses to the same value.
+ */
+export function escapeJson(text: string, terminal = false): string {
   return text.replace(terminal ? JSON_UNSAFE_TERMINAL : JSON_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+// svc's own colours (SGR: ESC [ digits and semicolons m) are the only escape sequences a line of
+// svc's may carry; everything else a terminal would act on is shown.
+const STYLED_UNSAFE = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The last guard of every line svc writes to stderr: svc's own colours kept, any other control
+ * character (a server's text that a caller forgot to make safe) shown as an escape. Text already
+ * made safe passes unchanged.
+ */
+export function terminalSafeStyled(line: string): string {
+  return line.replace(STYLED_UNSAFE, (match) => (match.length > 1 ? match : visible(match)));
 }

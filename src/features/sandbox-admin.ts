@@ -11,8 +11,6 @@ import { terminalSafeLine } from '../core/sanitize.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const ADMIN_TIMEOUT_MS = 15_000;
-/** The admin API answers with small JSON documents (the deliveries list is the largest). */
-const ADMIN_MAX_BODY = 32 * 1024 * 1024;
 
 /** …/v1 → …/_sandbox, the way `svc sandbox` lays out its two APIs. */
 export function adminUrlFor(baseUrl: string): string {
@@ -20,7 +18,7 @@ export function adminUrlFor(baseUrl: string): string {
 }
 
 export class SandboxAdmin {
-  private readonly http = new SideRequests({ responseTimeoutMs: ADMIN_TIMEOUT_MS, maxBodyBytes: ADMIN_MAX_BODY });
+  private readonly http = new SideRequests({ responseTimeoutMs: ADMIN_TIMEOUT_MS, overLimit: 'refuse' });
 
   private constructor(
     readonly adminUrl: string,

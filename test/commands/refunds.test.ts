@@ -238,9 +238,10 @@ describe('refunds mark and ls', () => {
     expect(jsonLines((await run('refunds', 'ls', '--ledger', LEDGER())).stdout).map((e) => e.orderId)).toEqual([a.id, b.id]);
   });
 
-  it('an order unknown to the feed and to this key is recorded with null price and currency', async () => {
+  it('an order unknown to the feed and to this key is recorded with --force, with null price and currency', async () => {
     const unknown = '0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11';
-    const marked = await run('refunds', 'mark', unknown, '--ledger', LEDGER());
+    // Without --force it is refused (Trust what svc reads; test/commands/trust.test.ts).
+    const marked = await run('refunds', 'mark', '--force', unknown, '--ledger', LEDGER());
     expect(marked.exitCode).toBe(0);
     const [entry] = jsonLines(marked.stdout);
     expect(entry).toEqual({ orderId: unknown, coinPrice: null, currency: null, eventId: null, refundedAt: entry.refundedAt });

@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -191,6 +191,57 @@ describe('webhooks listen --save-dir --forward-to', () => {
     const reply = await post(body, { 'svc-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'1'.repeat(64)}` });
     expect(reply.status).toBe(400);
     expect(performance.now() - started).toBeLessThan(1500);
+  });
+});
+
+describe('webhooks listen: credentials and browsers (Trust what svc reads)', () => {
+  it('saves Authorization, Proxy-Authorization and Cookie values as [redacted]; the other headers as sent', async () => {
+    const body = JSON.stringify({ id: 'evt_creds', type: 'order.sent', data: {} });
+    const reply = await post(body, { 'svc-signature': signed(body), authorization: 'Bearer sk_secret_1', 'proxy-authorization': 'Basic c2VjcmV0', cookie: 'session=s3cr3t', 'x-trace': 't1' });
+    expect(reply.status).toBe(200);
+    await until(() => savedFiles().includes('evt_creds.json'));
+    const text = readFileSync(join(saveDir, 'evt_creds.json'), 'utf8');
+    expect(text).not.toMatch(/sk_secret_1|c2VjcmV0|s3cr3t/);
+    expect(saved('evt_creds.json').headers).toMatchObject({ authorization: '[redacted]', 'proxy-authorization': '[redacted]', cookie: '[redacted]', 'x-trace': 't1' });
+  });
+
+  it('answers a request carrying an Origin header (a browser) 403: not saved, not shown as a delivery', async () => {
+    const body = JSON.stringify({ id: 'evt_browser', type: 'order.cancelled', data: {} });
+    const before = savedFiles();
+    const reply = await post(body, { 'svc-signature': signed(body), origin: 'https://evil.example' });
+    expect([reply.status, await reply.json()]).toEqual([403, { error: 'forbidden', detail: 'requests from a browser (with an Origin header) are not deliveries' }]);
+    await until(() => stderr.some((line) => line.includes('evil.example')));
+    expect(stderr.filter((line) => line.includes('evil.example'))).toEqual(['refused a request from a browser (Origin https://evil.example): 403, not saved']);
+    expect(stderr.some((line) => line.includes('evt_browser'))).toBe(false);
+    expect(stdout.some((line) => line.includes('evt_browser'))).toBe(false);
+    expect(savedFiles()).toEqual(before);
+  });
+
+  it('a link planted at a delivery file name: nothing written through it, answered 500, listen exits 2 naming the path', async () => {
+    const dir = join(tempConfigDir(), 'saved');
+    mkdirSync(dir, { mode: 0o700 });
+    const victim = join(tempConfigDir(), 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    symlinkSync(victim, join(dir, 'evt_link.json'));
+    const listener = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', '--save-dir', dir], {
+      env: { ...process.env, SVC_CONFIG_DIR: tempConfigDir(), SVC_WEBHOOK_SECRET: SECRET, NO_COLOR: '1' },
+    });
+    const lines: string[] = [];
+    const exited = new Promise<number | null>((resolve) => listener.once('exit', resolve));
+    const ready = await new Promise<string>((resolve) =>
+      createInterface({ input: listener.stderr! }).on('line', (line) => {
+        lines.push(line);
+        const match = /^Ready: (http:\/\/\S+)$/.exec(line);
+        if (match) resolve(match[1]);
+      }),
+    );
+    const body = JSON.stringify({ id: 'evt_link', type: 'order.sent', data: {} });
+    const reply = await fetch(ready, { method: 'POST', headers: { 'content-type': 'application/json', 'svc-signature': signed(body) }, body });
+    expect(reply.status).toBe(500);
+    expect(await exited).toBe(2);
+    expect(lines.at(-1)).toBe(`error: usage_error: ${join(dir, 'evt_link.json')} is a symbolic link; svc never writes through a link (nothing was written; replace the link with a regular file or remove it)`);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(readdirSync(dir)).toEqual(['evt_link.json']);
   });
 });
 

@@ -6,7 +6,7 @@
  * It is strict: a request with no script is answered 500 `unexpected_request` and fails the test,
  * and so does a scripted answer never taken (setup.ts calls assertDone() after each test).
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeLater } from './cleanup.js';
 
@@ -38,6 +38,8 @@ export interface ScriptedAnswer {
   body?: unknown;
   /** close the socket after reading the request, without answering */
   drop?: boolean;
+  /** answer by hand (a hostile server: an endless or dripping body); status, headers and body are then ignored */
+  respond?: (response: ServerResponse) => void;
 }
 
 export interface RecordedRequest {
@@ -98,6 +100,10 @@ export class ApiDouble {
         const answer = queue ? (queue.length > 1 ? queue.shift()! : queue[0]) : { status: 500, body: { status: 500, code: 'unexpected_request', detail: `the test did not expect ${route}` } };
         if (answer.drop) {
           request.socket.destroy();
+          return;
+        }
+        if (answer.respond) {
+          answer.respond(response);
           return;
         }
         const isText = typeof answer.body === 'string';

@@ -20,11 +20,13 @@ import { terminalSafeLine } from '../../core/sanitize.js';
 import { resolveWebhookSecret } from '../../core/signature-secret.js';
 import { parseSince } from '../../core/time.js';
 import * as validate from '../../api/checks.js';
+import { explainRefusedCursor, isRefusedCursor } from '../../api/cursor-refusal.js';
 import { defaultColumns } from '../../api/resource-fields.js';
 import { feed, type FeedEvent } from '../../features/events/feed.js';
 import { Forwarder, forwardNote, forwardUrl } from '../../features/events/forward.js';
 import { EventRenderer } from '../../features/events/render.js';
 import { RingBuffer, eventFilter } from '../../features/events/select.js';
+import { nextPageCommand } from '../../features/list.js';
 import type { Command } from 'commander';
 import { collect, examples, fieldsOption } from '../declare.js';
 
@@ -32,6 +34,8 @@ export interface TailOptions {
   follow?: boolean;
   after?: string;
   resume?: boolean;
+  /** with --resume: read from the oldest event, replacing the saved cursor as it goes */
+  fromStart?: boolean;
   type?: string[];
   last?: string;
   limit?: string;
@@ -54,6 +58,7 @@ export function declare(command: Command): void {
     .option('-f, --follow', 'after catching up, poll for new events until Ctrl-C')
     .option('--after <cursor>', 'start after this cursor')
     .option('--resume', 'start from the cursor saved for this profile')
+    .option('--from-start', 'with --resume: read the feed from its oldest event, replacing the saved cursor as it goes')
     .option('--type <type>', 'only this type, or a prefix such as order. (repeatable)', collect, [])
     .option('-n, --last <n>', 'print only the last N events of the catch-up')
     .option('--limit <n>', `page size, ${API_LIMITS.pageSizeMin}-${API_LIMITS.pageSizeMax}`)
@@ -71,6 +76,7 @@ export function declare(command: Command): void {
       examples(
         'svc events tail --follow',
         'svc events tail --resume --type order.',
+        'svc events tail --resume --from-start                  # the saved cursor was refused (a restarted sandbox)',
         'svc events tail --link <id> --since 7d',
         'svc events tail -f --give-up-after 300 --brand <id>      # for a supervisor: exit 5 after 5 minutes down',
         'svc events tail --type order.cancelled -o csv --fields occurredAt,data.id,data.coinPrice > cancelled.csv',
@@ -84,6 +90,7 @@ export function declare(command: Command): void {
 export async function run(ctx: Context, opts: TailOptions): Promise<number | void> {
   if (opts.after !== undefined && opts.resume) throw new UsageError('--after and --resume: give one or the other');
   if (opts.after !== undefined && opts.after.trim() === '') throw new UsageError('--after: empty cursor');
+  if (opts.after !== undefined && opts.fromStart) throw new UsageError('--after and --from-start: give one or the other');
   // Catch-up reads the biggest pages unless told otherwise: fewer round trips during an incident.
   const limit = validate.limit(opts.limit) ?? API_LIMITS.pageSizeMax;
   const last = validate.positiveInt(opts.last, '-n/--last', 0);
@@ -103,8 +110,13 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   const client = await ctx.client();
   const profile = await ctx.profile();
   const config = await ctx.config();
-  const after = opts.resume ? config.getCursor(profile.name, profile.baseUrl) : opts.after;
-  if (opts.resume && after === undefined) ctx.io.info(`No saved cursor for profile ${profile.name}; starting from the oldest event.`);
+  const saved = opts.resume ? config.getCursor(profile.name, profile.baseUrl) : undefined;
+  // --from-start: the saved cursor is not read (it may belong to another feed); it is replaced page by page.
+  const after = opts.fromStart ? undefined : opts.resume ? saved : opts.after;
+  if (opts.resume && saved === undefined) ctx.io.info(`No saved cursor for profile ${profile.name}; starting from the oldest event.`);
+  else if (opts.resume && opts.fromStart) ctx.io.info(`note: --from-start: reading the feed from its oldest event; the saved cursor of profile ${profile.name} is replaced as pages are shown`);
+  /** whether the service has answered a request of this run (a refused saved cursor is the first request's) */
+  let answered = false;
 
   const output = await ctx.output();
   const renderer = new EventRenderer(output, { csvColumns: defaultColumns('event'), notes: target !== undefined });
@@ -145,6 +157,7 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   try {
     const giveUpAfterMs = giveUpAfterSeconds === undefined ? undefined : giveUpAfterSeconds * 1000;
     for await (const element of feed({ client, after, limit, follow: Boolean(opts.follow), intervalMs, giveUpAfterMs, signal: ctx.signal })) {
+      if (element.kind !== 'status') answered = true;
       if (element.kind === 'status') {
         const message = terminalSafeLine(element.message);
         ctx.io.info(element.level === 'warning' ? output.chalk.yellow(`… ${message}`) : `… ${message}`);
@@ -175,6 +188,9 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   } catch (error) {
     // The reader went away (`| head`): the page in flight keeps its old cursor; nothing to report.
     if ((error as NodeJS.ErrnoException)?.code === 'EPIPE') return ExitCode.ok;
+    if (opts.resume && after !== undefined && !answered && isRefusedCursor(error)) {
+      throw explainRefusedCursor(error, `the saved cursor of profile ${profile.name}`, nextPageCommand('svc events tail --resume --from-start', ctx.givenGlobals, {}));
+    }
     if (!(error instanceof InterruptedError) && !ctx.signal.aborted) throw error;
     // Ctrl-C: every fully written page already saved its cursor; end quietly with 130.
     return ExitCode.interrupted;

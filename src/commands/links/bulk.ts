@@ -10,7 +10,7 @@ import { access, stat } from 'node:fs/promises';
 import type { ApiClient } from '../../api/client.js';
 import type { PersonalLink, TenantCustomField } from '../../api/types.js';
 import type { Context } from '../../app/context.js';
-import { ExitCode, InterruptedError, SvcError, UsageError, type Problem } from '../../core/errors.js';
+import { ExitCode, InterruptedError, SvcError, UsageError, isTransient, type Problem } from '../../core/errors.js';
 import { fileError, interruptible } from '../../core/stdin.js';
 import * as validate from '../../core/validate.js';
 import { mapOrdered } from './bulk-ordered.js';
@@ -58,7 +58,22 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
   const onInterrupt = () => stop.abort();
   ctx.signal.addEventListener('abort', onInterrupt, { once: true });
   let fatal: SvcError | undefined;
+  // `… | head -1`: the reader went away. No new row is sent; the run ends with exit 1, saying how many were not tried.
+  let outputClosed = false;
+  const onOutputError = (error: NodeJS.ErrnoException) => {
+    if (error?.code !== 'EPIPE') return;
+    outputClosed = true;
+    stop.abort();
+  };
+  ctx.io.streams.stdout.on('error', onOutputError);
+  /** rows handed to a worker (sent, or judged unreadable); the rest were not tried */
+  let tried = 0;
+  /** the highest row number read from the input so far */
+  let read = 0;
   const sendRow = async (row: PreparedRow): Promise<RowResult> => {
+    // A row whose turn comes after the run was stopped is never sent (nor counted as tried).
+    if (stop.signal.aborted) throw new InterruptedError();
+    tried++;
     try {
       return await send(client, row, stop.signal);
     } catch (error) {
@@ -71,8 +86,9 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
   };
   const tally = { total: 0, created: 0, replayed: 0, failed: 0 };
   const started = performance.now();
-  const rows = prepare(readRows(interruptible(path === '-' ? ctx.io.streams.stdin : createReadStream(path), ctx.signal), source), customFieldsOnce(client, stop.signal));
+  const rows = prepare(counted(readRows(interruptible(path === '-' ? ctx.io.streams.stdin : createReadStream(path), ctx.signal), source), (row) => (read = row)), customFieldsOnce(client, stop.signal));
   let finished = false;
+  let untried: string | undefined;
   progress?.start();
   try {
     for await (const result of mapOrdered(rows, sendRow, { concurrency, window: concurrency * WINDOW_PER_WORKER })) {
@@ -86,13 +102,23 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
     }
     finished = true;
   } catch (error) {
+    if ((error as NodeJS.ErrnoException)?.code === 'EPIPE') outputClosed = true;
     // Rows abandoned because of the fatal error fail with "interrupted"; report the cause instead.
-    throw fatal ?? error;
+    if (!outputClosed) throw fatal ?? error;
   } finally {
     ctx.signal.removeEventListener('abort', onInterrupt);
+    ctx.io.streams.stdout.off('error', onOutputError);
     progress?.stop();
-    if (tally.total > 0) ctx.io.info(ctx.options.dryRun ? `dry run: ${tally.created} requests printed, nothing sent; ${tally.failed} of ${tally.total} rows would fail before any request` : summary(tally, performance.now() - started, finished));
+    if (outputClosed) untried = await notTried(countable ? path : undefined, read, tried);
+    if (tally.total > 0 || outputClosed) {
+      ctx.io.info(
+        ctx.options.dryRun && !outputClosed
+          ? `dry run: ${tally.created} requests printed, nothing sent; ${tally.failed} of ${tally.total} rows would fail before any request`
+          : summary(tally, performance.now() - started, finished, untried),
+      );
+    }
   }
+  if (outputClosed) return ExitCode.refused;
   if (tally.total === 0) throw new UsageError(`--from-file: ${source} holds no rows`);
   return tally.failed === 0 ? ExitCode.ok : ExitCode.refused;
 }
@@ -127,7 +153,7 @@ function customFieldsOnce(client: ApiClient, signal: AbortSignal): () => Promise
       try {
         return (await getMe(client, { signal })).body.tenant.customFields ?? [];
       } catch (error) {
-        if (!(error instanceof SvcError) || error.exitCode !== ExitCode.unavailable || round >= EXTRA_ROUNDS) throw error;
+        if (!isTransient(error) || round >= EXTRA_ROUNDS) throw error;
       }
     }
   };
@@ -155,7 +181,7 @@ async function send(client: ApiClient, prepared: PreparedRow, signal: AbortSigna
       return { row: prepared.row, ok: true, link: response.body, replayed: response.replayed, dryRun: response.dryRun };
     } catch (error) {
       if (!(error instanceof SvcError) || isFatal(error)) throw error;
-      if (error.exitCode === ExitCode.unavailable && round < EXTRA_ROUNDS) continue;
+      if (isTransient(error) && round < EXTRA_ROUNDS) continue;
       return { row: prepared.row, ok: false, error: error.toProblem() };
     }
   }
@@ -177,7 +203,27 @@ function count(tally: { total: number; created: number; replayed: number; failed
   else tally.created++;
 }
 
-function summary(tally: { total: number; created: number; replayed: number; failed: number }, elapsedMs: number, finished: boolean): string {
+function summary(tally: { total: number; created: number; replayed: number; failed: number }, elapsedMs: number, finished: boolean, untried?: string): string {
   const line = `created ${tally.created}, replayed ${tally.replayed}, failed ${tally.failed} of ${tally.total} rows in ${(elapsedMs / 1000).toFixed(1)}s`;
+  if (untried !== undefined) return `${line} (output closed: ${untried} not tried; run the same file again to finish: rows already done replay)`;
   return finished ? line : `${line} (stopped early; run the same file again to finish: rows already done replay)`;
+}
+
+/** The input's rows as read, telling `onRow` each row number (rows not tried are counted from it). */
+async function* counted(rows: AsyncIterable<SourceRow>, onRow: (row: number) => void): AsyncGenerator<SourceRow> {
+  for await (const row of rows) {
+    onRow(row.row);
+    yield row;
+  }
+}
+
+/**
+ * How many rows were never tried, in words: a file is counted again to its end; standard input, read
+ * only once, is counted as far as it was read.
+ */
+async function notTried(path: string | undefined, read: number, tried: number): Promise<string> {
+  const plural = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
+  if (path === undefined) return `${plural(Math.max(0, read - tried))} read and the rest of standard input`;
+  const total = await countRows(path).catch(() => undefined);
+  return total === undefined ? `${plural(Math.max(0, read - tried))} read and the rest of the file` : plural(Math.max(0, total - tried));
 }

@@ -1,13 +1,16 @@
 /**
  * `svc refunds mark ORDER_ID…`: records refunds made by other means, so `run` never pays them.
+ * Each id must be an order of this key whose status is CANCELLED (svc reads it); otherwise nothing
+ * at all is recorded (exit 1, naming each id refused), unless `--force`.
  * The price and currency come from the order's order.cancelled event in the feed (from the refund
  * cursor on, where due refunds are), else from the order itself; null when neither is readable.
  * An orderId already in the ledger is left as it is.
  */
 import type { ApiClient } from '../../api/client.js';
 import { getRewardStoreOrder } from '../../api/resources.js';
+import type { RewardStoreOrder } from '../../api/types.js';
 import type { Context } from '../../app/context.js';
-import { ApiError, SvcError, UsageError } from '../../core/errors.js';
+import { ApiError, FailureError, SvcError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import * as validate from '../../api/checks.js';
 import { Ledger, ledgerPlace, readRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
@@ -18,14 +21,24 @@ import { ledgerOption } from './ledger-option.js';
 
 export interface MarkOptions {
   ledger?: string;
+  /** record even ids that are not cancelled orders of this key */
+  force?: boolean;
 }
 
 export function declare(command: Command): void {
   ledgerOption(command)
     .argument('<orderId...>', 'order ids refunded by other means')
-    .description('record refunds made by other means, so run never pays them')
+    .description('record refunds made by other means, so run never pays them; each must be a CANCELLED order of this key')
+    .option('--force', 'record the ids even when they are not cancelled orders of this key')
     .addOption(dryRunOption('print the ledger entries it would record; record nothing'))
-    .addHelpText('after', examples('svc refunds mark 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11', 'svc refunds mark 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11 --dry-run'));
+    .addHelpText(
+      'after',
+      examples(
+        'svc refunds mark 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11',
+        'svc refunds mark --force 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11   # refunded for another reason',
+        'svc refunds mark 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11 --dry-run',
+      ),
+    );
 }
 
 export async function run(ctx: Context, opts: MarkOptions, args: string[]): Promise<number | void> {
@@ -40,7 +53,8 @@ export async function run(ctx: Context, opts: MarkOptions, args: string[]): Prom
     warn(`${id}: already in the ledger; left as it is`);
     return false;
   });
-  const known = await lookUp(ctx, ledger, place, wanted);
+  const orders = await checkOrders(ctx, wanted, Boolean(opts.force));
+  const known = await lookUp(ctx, ledger, place, wanted, orders);
   const output = await ctx.output();
   const array = output.format === 'json' ? output.jsonArray() : undefined;
   try {
@@ -67,9 +81,49 @@ export async function run(ctx: Context, opts: MarkOptions, args: string[]): Prom
 }
 
 type Known = Map<string, { coinPrice: string | null; currency: unknown; eventId: string | null }>;
+type Orders = Map<string, Partial<RewardStoreOrder>>;
+
+/**
+ * Reads each order (GET /reward-store-orders/{id}): it must be this key's and CANCELLED. Any refusal
+ * ends the mark before anything is recorded (exit 1, each id named); `--force` notes it and goes on.
+ * Returns the orders read, for their price.
+ */
+async function checkOrders(ctx: Context, orderIds: string[], force: boolean): Promise<Orders> {
+  const orders: Orders = new Map();
+  if (orderIds.length === 0) return orders;
+  const client = await ctx.client();
+  const refused: string[] = [];
+  for (const id of orderIds) {
+    let order: Partial<RewardStoreOrder> | undefined;
+    try {
+      order = ((await getRewardStoreOrder(client, id, { signal: ctx.signal })).body as Partial<RewardStoreOrder> | null) ?? {};
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) {
+        if (!force || ctx.signal.aborted || !(error instanceof SvcError)) throw error;
+        ctx.io.info(`note: ${id}: could not read the order (${terminalSafeLine(error.message)}); recording it as --force asks`);
+        continue;
+      }
+    }
+    if (order === undefined) refused.push(`${id} is not an order of this key`);
+    else {
+      orders.set(id, order);
+      if (order.status !== 'CANCELLED') refused.push(`${id} is ${terminalSafeLine(typeof order.status === 'string' ? order.status : 'of no known status')}, not CANCELLED`);
+    }
+  }
+  if (refused.length === 0) return orders;
+  if (force) {
+    for (const line of refused) ctx.io.info(`note: ${line}; recording it as --force asks`);
+    return orders;
+  }
+  throw new FailureError(
+    `nothing was recorded: ${refused.join('; ')}`,
+    'not_refundable',
+    'only cancelled orders of this key are refunded; to record a refund made for another reason anyway: svc refunds mark --force ORDER_ID…',
+  );
+}
 
 /** Price, currency and event of each order, as far as the feed and the API tell; never fails the mark. */
-async function lookUp(ctx: Context, ledger: Ledger, place: Awaited<ReturnType<typeof ledgerPlace>>, orderIds: string[]): Promise<Known> {
+async function lookUp(ctx: Context, ledger: Ledger, place: Awaited<ReturnType<typeof ledgerPlace>>, orderIds: string[], orders: Orders): Promise<Known> {
   const known: Known = new Map();
   if (orderIds.length === 0) return known;
   let client: ApiClient;
@@ -83,17 +137,14 @@ async function lookUp(ctx: Context, ledger: Ledger, place: Awaited<ReturnType<ty
         if (orderIds.includes(id) && !known.has(id)) known.set(id, { coinPrice: refund.coinPrice, currency: refund.currency, eventId: refund.eventId });
       }
     }
-    for (const id of orderIds.filter((orderId) => !known.has(orderId))) {
-      try {
-        const order: { coinPrice?: unknown; currency?: unknown } | null = (await getRewardStoreOrder(client, id, { signal: ctx.signal })).body;
-        known.set(id, { coinPrice: typeof order?.coinPrice === 'string' ? order.coinPrice : null, currency: order?.currency ?? null, eventId: null });
-      } catch (error) {
-        if (!(error instanceof ApiError && error.status === 404)) throw error;
-      }
-    }
   } catch (error) {
     if (ctx.signal.aborted || !(error instanceof SvcError)) throw error;
-    ctx.io.info(`note: could not look up prices (${error.message}); recording what is known`);
+    ctx.io.info(`note: could not look up prices (${terminalSafeLine(error.message)}); recording what is known`);
+  }
+  // Not in the feed from the refund cursor on: the order's own price, as read.
+  for (const id of orderIds.filter((orderId) => !known.has(orderId))) {
+    const order = orders.get(id);
+    if (order) known.set(id, { coinPrice: typeof order.coinPrice === 'string' ? order.coinPrice : null, currency: order.currency ?? null, eventId: null });
   }
   return known;
 }

@@ -10,8 +10,9 @@ import type { Context } from '../../app/context.js';
 import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import * as validate from '../../core/validate.js';
+import { isRefusedCursor } from '../../api/cursor-refusal.js';
 import { execRefund } from '../../features/refunds/exec.js';
-import { Ledger, ledgerPlace, readRefundCursor, writeRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
+import { Ledger, ledgerPlace, readRefundCursor, refundCursorRefused, writeRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
 import { acquireLedgerLock } from '../../features/refunds/lock.js';
 import { currencyName } from '../../features/refunds/refund.js';
 import { dueRefunds } from '../../features/refunds/source.js';
@@ -24,6 +25,8 @@ export interface RunOptions {
   follow?: boolean;
   interval?: string;
   ledger?: string;
+  /** read the feed from its oldest event, replacing the refund cursor as it goes (the ledger still holds) */
+  fromStart?: boolean;
 }
 
 /**
@@ -48,11 +51,13 @@ export function declare(command: Command): void {
     .option('--exec <cmd>', 'the shell command that pays one refund; exit 0 means paid')
     .option('-f, --follow', 'keep reconciling every --interval seconds until Ctrl-C')
     .option('--interval <seconds>', 'reconcile interval with --follow (default 300)')
+    .option('--from-start', 'read the feed from its oldest event, replacing the refund cursor as it goes (the ledger still holds: nothing is paid twice)')
     .addOption(dryRunOption('print the refunds it would pay (as refunds due does); run no CMD, record nothing'))
     .addHelpText(
       'after',
       examples(
         'svc refunds run --exec ./refund.sh',
+        'svc refunds run --from-start --exec ./refund.sh        # the refund cursor was refused (a restarted sandbox)',
         "svc refunds run --exec 'curl -fsS -X POST https://wallet.internal/refunds -d @-' --follow",
         `svc refunds run --exec 'echo "$SVC_REFUND_ORDER_ID $SVC_REFUND_COIN_PRICE $SVC_REFUND_CURRENCY" >> paid.txt'`,
         'svc refunds run --exec ./refund.sh --dry-run             # what it would pay; nothing runs',
@@ -78,14 +83,19 @@ export async function run(ctx: Context, opts: RunOptions): Promise<number | void
   const array = output.format === 'json' ? output.jsonArray() : undefined;
   let paid = 0;
   let savedCursor: string | undefined;
+  let after: string | undefined;
+  let answered = false;
   try {
     // Read under the lock: what an earlier runner recorded is seen before anything is paid.
     await ledger.refresh();
-    const after = await readRefundCursor(place, warn);
+    // --from-start: the saved cursor is not read (it may belong to another feed); the first page replaces it.
+    after = opts.fromStart ? undefined : await readRefundCursor(place, warn);
+    if (opts.fromStart) warn('note: --from-start: reading the feed from its oldest event; the ledger still holds, so nothing is paid twice');
     savedCursor = after;
     for await (const element of dueRefunds({ client, ledger, after, follow: Boolean(opts.follow), intervalMs, signal: ctx.signal })) {
+      if (element.kind !== 'status') answered = true;
       if (element.kind === 'status') {
-        warn(`… ${element.message}`);
+        warn(`… ${terminalSafeLine(element.message)}`);
         continue;
       }
       if (element.kind === 'page') {
@@ -130,6 +140,7 @@ export async function run(ctx: Context, opts: RunOptions): Promise<number | void
       warn(`interrupted; ${paid} ${paid === 1 ? 'refund' : 'refunds'} paid and recorded`);
       return ExitCode.interrupted;
     }
+    if (after !== undefined && !answered && isRefusedCursor(error)) throw refundCursorRefused(ctx, place, error, { ledger: opts.ledger, exec: opts.exec });
     throw error;
   } finally {
     await array?.close().catch(() => undefined);

@@ -9,12 +9,18 @@
  * ✗ with the verification reason. `--save-dir` keeps every delivery as a JSON file; `--forward-to`
  * relays verified deliveries, byte for byte with their signature headers, to another receiver.
  *
+ * A request carrying an `Origin` header comes from a browser (a page trying a cross-site post), never
+ * from a webhook sender: it is answered 403 and neither saved nor shown as a delivery. Saved files
+ * keep the credentials a sender may carry (Authorization, Proxy-Authorization, Cookie) as
+ * `[redacted]`, are created exclusively and never through a link (a link planted there stops the
+ * listener, exit 2), and are on disk before the delivery is answered 2xx.
+ *
  * Hostile input costs bounded time and memory: a body over 1 MiB is answered 413 without being kept;
  * the signature (one HMAC) is checked before anything else; the diagnosis of a failure (which re-signs
  * the body with known mistakes) runs only for small bodies and within a time budget.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { SvcEvent } from '../../api/types.js';
@@ -22,7 +28,8 @@ import { SideRequests } from '../../api/side.js';
 import type { ProxySettings } from '../../api/proxy.js';
 import { deliveryUrl } from '../../core/net.js';
 import type { Context } from '../../app/context.js';
-import { ExitCode, FailureError, UsageError } from '../../core/errors.js';
+import { ExitCode, FailureError, SvcError, UsageError } from '../../core/errors.js';
+import { createExclusive, SymlinkRefusedError } from '../../core/safe-file.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { verifySignature } from '../../core/signature.js';
 import { diagnose } from '../../core/signature-diagnose.js';
@@ -137,12 +144,22 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
     return { verdict: { ok: true, status: 200, ...(duplicate ? { duplicate: true } : {}) }, event: parsed };
   };
 
-  // Deliveries are printed, saved and forwarded one at a time, in arrival order, so lines never interleave.
+  // A file svc must not write through (a planted link) ends the listener with exit 2.
+  let fatal: SvcError | undefined;
+  let stopListening: () => void = () => undefined;
+  // Deliveries are printed and forwarded one at a time, in arrival order, so lines never interleave.
   let chain = Promise.resolve();
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://receiver');
     if (url.pathname !== path) return answer(response, 404, { error: 'not_found', detail: `deliveries go to ${path}` });
     if (request.method !== 'POST') return answer(response, 405, { error: 'method_not_allowed', detail: 'deliveries are POST requests' });
+    if (request.headers.origin !== undefined) {
+      // A browser's cross-site post: refused unread, never saved, never shown as a delivery.
+      answer(response, 403, { error: 'forbidden', detail: 'requests from a browser (with an Origin header) are not deliveries' });
+      drain(request);
+      chain = chain.then(() => ctx.io.info(`refused a request from a browser (Origin ${terminalSafeLine(String(request.headers.origin).slice(0, 200))}): 403, not saved`));
+      return;
+    }
     const receivedAt = new Date().toISOString();
     const body = await readBody(request);
     if (body === null) {
@@ -153,11 +170,25 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
     }
     const delivery: Delivery = { receivedAt, headers: request.headers, body, ...identify(body, request.headers) };
     const { verdict, event } = judge(delivery);
+    // Saved before it is answered or shown: a delivery acknowledged is a delivery on disk. One that
+    // could not be saved is answered 500, so its sender delivers it again.
+    if (saveDir !== undefined) {
+      try {
+        await save(ctx, saveDir, delivery, verdict);
+      } catch (error) {
+        answer(response, 500, { error: 'not_saved', detail: 'the receiver could not save the delivery' });
+        if (error instanceof SymlinkRefusedError) {
+          fatal ??= error;
+          stopListening();
+        } else {
+          chain = chain.then(() => ctx.io.info(`could not save delivery ${terminalSafeLine(delivery.id) || '-'}: ${terminalSafeLine(error instanceof Error ? error.message : String(error))}`));
+        }
+        return;
+      }
+    }
     answer(response, verdict.status, verdict.ok ? { received: true, ...(verdict.duplicate ? { duplicate: true } : {}) } : { error: verdict.error, detail: verdict.detail });
     chain = chain
       .then(async () => {
-        // Saved before its line is shown: a delivery on screen is a delivery on disk.
-        if (saveDir !== undefined) await save(ctx, saveDir, delivery, verdict);
         ctx.io.info(deliveryLine(output.chalk, receivedAt, delivery.id, delivery.type, verdict));
         if (event !== undefined && !(verdict.duplicate && output.format !== 'table')) {
           await renderer.event(JSON.stringify(event), event, verdict.duplicate ? output.chalk.yellow('duplicate') : undefined);
@@ -184,7 +215,8 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
     ctx.io.info(output.chalk.dim(`Verifying each delivery with the webhook secret${extras.length ? `; ${extras.join('; ')}` : ''}; Ctrl-C to stop.`));
   }
   await new Promise<void>((resolve) => {
-    if (ctx.signal.aborted) resolve();
+    stopListening = resolve;
+    if (ctx.signal.aborted || fatal) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   server.closeAllConnections();
@@ -192,6 +224,7 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
   await chain;
   await forwarder?.close();
   await renderer.end();
+  if (fatal) throw fatal;
   return ExitCode.interrupted;
 }
 
@@ -304,7 +337,7 @@ async function save(ctx: Context, dir: string, delivery: Delivery, verdict: Verd
   const text = delivery.body.toString('utf8');
   const record = {
     receivedAt: delivery.receivedAt,
-    headers: delivery.headers,
+    headers: savedHeaders(delivery.headers),
     body: text,
     // The text is exact unless the bytes are not UTF-8; then the bytes themselves are kept too.
     ...(Buffer.from(text, 'utf8').equals(delivery.body) ? {} : { bodyBase64: delivery.body.toString('base64') }),
@@ -317,7 +350,8 @@ async function save(ctx: Context, dir: string, delivery: Delivery, verdict: Verd
   for (let n = 1; n < 10_000; n++) {
     const name = `${base}${n === 1 ? '' : `.${n}`}.json`;
     try {
-      const file = await open(join(dir, name), 'wx', 0o600);
+      // Exclusive (never over a file, never through a link: a link there is refused, exit 2).
+      const file = await createExclusive(join(dir, name));
       try {
         await file.writeFile(content);
       } finally {
@@ -329,6 +363,18 @@ async function save(ctx: Context, dir: string, delivery: Delivery, verdict: Verd
     }
   }
   ctx.io.info(`could not save delivery ${terminalSafeLine(delivery.id)}: too many files with that name`);
+}
+
+/** Credentials a sender (or a proxy) may carry: saved as `[redacted]`, never in clear. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+
+/** The request's headers as saved: every one kept, the values of credentials replaced. */
+export function savedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const saved: IncomingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) saved[name] = CREDENTIAL_HEADERS.has(name.toLowerCase()) ? (Array.isArray(value) ? value.map(() => '[redacted]') : '[redacted]') : value;
+  }
+  return saved;
 }
 
 /**

@@ -9,11 +9,12 @@
  * for that long. Refusals such as 401, 403, 400 end it at once.
  */
 import type { ApiClient } from '../../api/client.js';
+import { CursorGuard } from '../../api/cursor-guard.js';
 import { readPage, type Page } from '../../api/paginate.js';
 import { listEvents } from '../../api/resources.js';
 import { backoffMs } from '../../api/retry.js';
 import type { SvcEvent } from '../../api/types.js';
-import { ExitCode, SvcError, UnavailableError } from '../../core/errors.js';
+import { UnavailableError, isTransient } from '../../core/errors.js';
 import { sleep as abortableSleep } from '../../core/sleep.js';
 import type { Sleep } from '../../api/pacer.js';
 
@@ -55,6 +56,8 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
   let reason: string | undefined;
   const now = options.now ?? (() => performance.now());
   let succeededAt = now();
+  // A cursor already followed, or the same page twice, ends the walk (cursor_loop) before it is shown.
+  const guard = new CursorGuard('GET /events', cursor);
   for (;;) {
     let page: Page<unknown>;
     const polledAt = now();
@@ -87,10 +90,13 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
     }
     succeededAt = now();
     const { items, nextCursor } = page;
+    const events = items.map(toFeedEvent);
+    guard.page(events.map((item) => item.raw).join('\n'), events.length === 0);
     // nextCursor comes with every page, the last included; keep the last one given.
     const previous = cursor;
     cursor = nextCursor ?? cursor;
-    if (items.length > 0) yield { kind: 'page', events: items.map(toFeedEvent), cursor };
+    if (cursor !== null && cursor !== previous) guard.follow(cursor);
+    if (items.length > 0) yield { kind: 'page', events, cursor };
     // An empty page means caught up; so does a cursor that does not move (it would repeat the page).
     if (items.length > 0 && cursor !== null && cursor !== previous) continue;
     if (!caughtUp) {
@@ -113,10 +119,7 @@ function giveUp(error: unknown, downMs: number): UnavailableError {
   );
 }
 
-/** Failures worth waiting out: the service is busy or unreachable, not refusing us. */
-export function isTransient(error: unknown): boolean {
-  return error instanceof SvcError && error.exitCode === ExitCode.unavailable;
-}
+export { isTransient };
 
 /** Unknown shapes and types pass through untouched: they are shown, never dropped. */
 function toFeedEvent(item: unknown): FeedEvent {

@@ -15,7 +15,7 @@ import stringWidth from 'string-width';
 import type { SvcEvent } from '../../api/types.js';
 import { cellText, valueAt } from '../../core/fields.js';
 import { truncate, type CsvWriter, type JsonArrayWriter, type Output } from '../../core/output.js';
-import { terminalSafeLine } from '../../core/sanitize.js';
+import { escapeJson, terminalSafeLine } from '../../core/sanitize.js';
 
 const WIDE_GAP = '  ';
 /** Natural widths: an API timestamp, the longest event type, a status. Ids are 36 and never cut. */
@@ -80,7 +80,9 @@ export class EventRenderer {
     } else if (format === 'csv') {
       await this.csv?.items([event]);
     } else if (format === 'jsonl') {
-      await this.output.io.write(`${this.output.fields ? JSON.stringify(this.output.select(event)) : raw}\n`);
+      // Exactly as received; on a terminal with C1 and bidi controls escaped (the same JSON value).
+      const tty = this.output.io.stdoutIsTTY;
+      await this.output.io.write(`${this.output.fields ? this.output.json(this.output.select(event)) : tty ? escapeJson(raw, true) : raw}\n`);
     } else {
       await this.array?.items([this.output.fields ? this.output.select(event) : JSON.parse(raw)]);
     }

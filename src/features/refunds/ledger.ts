@@ -4,11 +4,16 @@
  * record is one `write` to a file opened with O_APPEND, made durable (fsync) before the caller goes
  * on. A crash can leave a torn last line; readers ignore it (and say so once), and the next append
  * starts on a fresh line. The cursor file is small and replaced atomically (temp file, fsync, rename).
+ * Neither is ever opened through a symbolic link (core/safe-file.ts): a planted link is exit 2.
  */
 import { createHash } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Context } from '../../app/context.js';
+import { openNoFollow, refuseSymlink, replaceFile, syncDirectory } from '../../core/safe-file.js';
+import { explainRefusedCursor } from '../../api/cursor-refusal.js';
+import type { ApiError } from '../../core/errors.js';
+import { nextPageCommand } from '../list.js';
 
 export interface LedgerEntry {
   orderId: string;
@@ -100,7 +105,8 @@ export class Ledger {
   async refresh(): Promise<void> {
     let file: fs.FileHandle;
     try {
-      file = await fs.open(this.path, 'r');
+      // The record of money paid is read only from a regular file: a link could show another ledger.
+      file = await openNoFollow(this.path, constants.O_RDONLY);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
@@ -172,16 +178,16 @@ export class Ledger {
     await ensureDirectory(dirname(this.path));
     let created = false;
     try {
-      this.handle = await fs.open(this.path, constants.O_RDWR | constants.O_APPEND);
+      this.handle = await openNoFollow(this.path, constants.O_RDWR | constants.O_APPEND);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       try {
-        this.handle = await fs.open(this.path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL, 0o600);
+        this.handle = await openNoFollow(this.path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL, 0o600);
         created = true;
       } catch (again) {
-        // Another process created it between the two opens: append to theirs.
+        // Another process created it between the two opens: append to theirs (a link there is refused).
         if ((again as NodeJS.ErrnoException).code !== 'EEXIST') throw again;
-        this.handle = await fs.open(this.path, constants.O_RDWR | constants.O_APPEND);
+        this.handle = await openNoFollow(this.path, constants.O_RDWR | constants.O_APPEND);
       }
     }
     return created;
@@ -193,19 +199,6 @@ export async function ensureDirectory(directory: string): Promise<void> {
   await fs.mkdir(directory, { recursive: true, mode: 0o700 });
 }
 
-/** Makes a directory entry durable (a created or renamed file survives a power cut). */
-export async function syncDirectory(directory: string): Promise<void> {
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(directory, 'r');
-    await handle.sync();
-  } catch {
-    // Some file systems refuse fsync on a directory; the data itself is already synced.
-  } finally {
-    await handle?.close();
-  }
-}
-
 interface CursorFile {
   baseUrl: string;
   cursor: string;
@@ -215,6 +208,7 @@ interface CursorFile {
 export async function readRefundCursor(place: LedgerPlace, warn: (line: string) => void): Promise<string | undefined> {
   let text: string;
   try {
+    refuseSymlink(place.cursorPath);
     text = await fs.readFile(place.cursorPath, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -234,19 +228,24 @@ export async function readRefundCursor(place: LedgerPlace, warn: (line: string) 
   return undefined;
 }
 
-/** Replaces the refund cursor atomically: a kill leaves the old cursor or the new one, never half. */
+/**
+ * Replaces the refund cursor atomically: a kill leaves the old cursor or the new one, never half.
+ * The temp file is exclusive with a random name (safe-file.ts); a link at the cursor is refused.
+ */
 export async function writeRefundCursor(place: LedgerPlace, cursor: string): Promise<void> {
-  const directory = dirname(place.cursorPath);
-  await ensureDirectory(directory);
-  const temp = `${place.cursorPath}.${process.pid}.tmp`;
+  await ensureDirectory(dirname(place.cursorPath));
   const body: CursorFile = { baseUrl: place.baseUrl, cursor };
-  const handle = await fs.open(temp, 'w', 0o600);
-  try {
-    await handle.write(`${JSON.stringify(body)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await fs.rename(temp, place.cursorPath);
-  await syncDirectory(directory);
+  await replaceFile(place.cursorPath, `${JSON.stringify(body)}\n`, { mode: 0o600 });
+}
+
+/**
+ * The service refused the saved refund cursor: it belongs to another feed (a restarted sandbox).
+ * Told with the commands that start over; the ledger still holds, so nothing is paid twice.
+ */
+export function refundCursorRefused(ctx: Context, place: LedgerPlace, error: ApiError, flags: { ledger?: string; exec?: string }): ApiError {
+  const look = nextPageCommand('svc refunds due --from-start', ctx.givenGlobals, { '--ledger': flags.ledger });
+  const pay = flags.exec === undefined
+    ? `${nextPageCommand('svc refunds run --from-start', ctx.givenGlobals, { '--ledger': flags.ledger })} --exec …`
+    : nextPageCommand('svc refunds run --from-start', ctx.givenGlobals, { '--ledger': flags.ledger, '--exec': flags.exec });
+  return explainRefusedCursor(error, `the refund cursor ${place.cursorPath}`, `${look} to look, ${pay} to pay (the ledger still holds: nothing is paid twice)`);
 }

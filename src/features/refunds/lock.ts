@@ -5,10 +5,11 @@
  * A live holder makes a newcomer wait briefly, then refuse: it never pays.
  */
 import { randomUUID } from 'node:crypto';
-import { constants, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { FailureError } from '../../core/errors.js';
+import { createExclusive, refuseSymlink } from '../../core/safe-file.js';
 import { sleep } from '../../core/sleep.js';
 import { ensureDirectory } from './ledger.js';
 
@@ -77,7 +78,8 @@ export async function acquireLedgerLock(lockPath: string, options: LockOptions):
 async function tryCreate(lockPath: string, owner: LockOwner): Promise<boolean> {
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(lockPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    // Exclusive and never through a link: a link planted at the lock is refused (exit 2), not waited on.
+    handle = await createExclusive(lockPath);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
@@ -97,7 +99,8 @@ async function readOwner(lockPath: string): Promise<Held> {
   let text: string;
   let ageMs: number;
   try {
-    [text, ageMs] = await Promise.all([fs.readFile(lockPath, 'utf8'), fs.stat(lockPath).then((s) => Date.now() - s.mtimeMs)]);
+    refuseSymlink(lockPath);
+    [text, ageMs] = await Promise.all([fs.readFile(lockPath, 'utf8'), fs.lstat(lockPath).then((s) => Date.now() - s.mtimeMs)]);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'gone' };
     throw error;
@@ -158,7 +161,7 @@ async function takeOver(lockPath: string, staleText: string): Promise<void> {
   const takeoverPath = `${lockPath}.takeover`;
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(takeoverPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    handle = await createExclusive(takeoverPath);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const age = await fs.stat(takeoverPath).then((s) => Date.now() - s.mtimeMs, () => 0);

@@ -1,0 +1,69 @@
+/** The cursor guard every walk keeps: loops of any length are caught, with bounded memory. */
+import { describe, expect, it } from 'vitest';
+import { CursorGuard, CursorLoopError } from '../../src/api/cursor-guard.js';
+
+/** Follows `cursors` in order; returns how many were followed before the guard stopped the walk. */
+function walk(guard: CursorGuard, cursors: Iterable<string>): { followed: number; error?: CursorLoopError } {
+  let followed = 0;
+  try {
+    for (const cursor of cursors) {
+      guard.follow(cursor);
+      followed++;
+    }
+  } catch (error) {
+    return { followed, error: error as CursorLoopError };
+  }
+  return { followed };
+}
+
+function* cycle(prefix: number, length: number, total: number): Generator<string> {
+  for (let i = 0; i < total; i++) yield i < prefix ? `p${i}` : `c${(i - prefix) % length}`;
+}
+
+describe('cursor guard', () => {
+  it('A→B→A is a loop at the repeat; the starting cursor counts as followed', () => {
+    expect(walk(new CursorGuard('GET /x'), ['A', 'B', 'A']).followed).toBe(2);
+    const started = walk(new CursorGuard('GET /x', 'S'), ['A', 'S']);
+    expect(started.followed).toBe(1);
+    expect(started.error).toBeInstanceOf(CursorLoopError);
+    expect(started.error?.code).toBe('cursor_loop');
+  });
+
+  it('a loop longer than what is remembered exactly is still caught, within three times its length and lead-in', () => {
+    for (const [prefix, length] of [
+      [3, 25_000],
+      [40_000, 12_345],
+    ]) {
+      const { followed, error } = walk(new CursorGuard('GET /x'), cycle(prefix, length, prefix + 4 * length));
+      expect(error).toBeInstanceOf(CursorLoopError);
+      expect(followed).toBeGreaterThanOrEqual(prefix + length);
+      expect(followed).toBeLessThanOrEqual(3 * (prefix + length));
+    }
+  });
+
+  it('a long walk without repeats goes on, and memory does not grow with it', () => {
+    const guard = new CursorGuard('GET /x');
+    expect(walk(guard, (function* () {
+      for (let i = 0; i < 200_000; i++) yield `cursor-${i}-${'x'.repeat(200)}`;
+    })()).error).toBeUndefined();
+    // 200,000 cursors of 200+ bytes would be 40 MB kept; the guard keeps 22-character digests of the last 10,000.
+    const recent = (guard as unknown as { recent: Set<string> }).recent;
+    expect(recent.size).toBe(10_000);
+    expect([...recent].every((key) => key.length === 22)).toBe(true);
+  });
+
+  it('the same non-empty page twice in a row is a loop; empty pages (polling) never are', () => {
+    const guard = new CursorGuard('GET /events');
+    guard.page('', true);
+    guard.page('', true);
+    guard.page('[1]', false);
+    guard.page('', true);
+    guard.page('[2]', false);
+    expect(() => guard.page('[2]', false)).toThrow('GET /events returned the same page twice in a row (page 6); stopping, the walk would never end');
+  });
+
+  it('shows at most 60 characters of a hostile cursor', () => {
+    const long = 'y'.repeat(500);
+    expect(walk(new CursorGuard('GET /x', long), [long]).error?.message).toBe(`GET /x handed back cursor "${'y'.repeat(60)}…", which this walk already followed (page 0); stopping, the walk would never end`);
+  });
+});
