@@ -120,7 +120,7 @@ ${gifts.map(({ gift, combinations }) => {
   const description = gift.description === null ? null : translate(gift.description, link.locale);
   const choices = gift.dimensions.length === 0 ? [undefined] : combinations;
   return html`<fieldset${lang === '' ? '' : html` lang="${lang}"`}><legend>${name}</legend>
-${description === null ? '' : html`<p class="hint message">${description}</p>`}
+${description === null ? '' : html`<p class="hint description">${description}</p>`}
 ${choices.map((combination) => {
   const value = choiceValue(gift, combination);
   const label = combination === undefined ? name : gift.dimensions.map((d) => `${translate(d.label, link.locale)}: ${translate(d.values.find((v) => v.value === combination.variations[d.name])?.label ?? { 'en-US': combination.variations[d.name] }, link.locale)}`).join(', ');

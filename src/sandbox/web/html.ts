@@ -61,7 +61,9 @@ label.choice{display:flex;gap:.5rem;font-weight:400;margin:.25rem 0}
 input,select,button{font:inherit}
 input[type=text],input[type=email],input[type=tel],input[type=url],input[type=number],select{border:1px solid #667085;border-radius:4px;padding:.3rem .4rem;max-width:100%}
 input[type=text],input[type=email],input[type=tel],input[type=url]{width:24rem}
-td input[type=text],td input[type=url]{width:11rem}
+td input[type=text],td input[type=url]{width:10rem}
+td label{margin-top:0;font-size:.85rem}
+.nowrap{white-space:nowrap}
 button{border:1px solid #0b57d0;background:#0b57d0;color:#fff;border-radius:4px;padding:.3rem .8rem;cursor:pointer}
 button.secondary{background:#fff;color:#0b57d0}
 [aria-invalid=true]{border-color:#b42318;border-width:2px}
@@ -69,6 +71,7 @@ button.secondary{background:#fff;color:#0b57d0}
 .hint{color:#475467;font-size:.9rem;margin:.15rem 0}
 .notice{border-left:4px solid #067647;background:#ecfdf3;padding:.5rem 1rem}
 .notice.bad{border-color:#b42318;background:#fef3f2}
+.description{white-space:pre-line}
 .message{white-space:pre-line;background:#fff;border-left:4px solid #0b57d0;padding:.5rem 1rem}
 pre{white-space:pre-wrap;word-break:break-all;margin:0;font-size:.8rem}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}

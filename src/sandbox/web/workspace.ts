@@ -47,18 +47,24 @@ function optional(form: URLSearchParams, name: string): string | undefined {
 
 const post = (body: Record<string, unknown> = {}) => ({ method: 'POST' as const, body });
 
-const ACTIONS: [RegExp, Mapper, (form: URLSearchParams) => string][] = [
-  [/^\/links$/, (f) => post({ campaignId: optional(f, 'campaignId'), brandId: optional(f, 'brandId'), fullName: f.get('fullName') ?? '' }), () => 'Link created.'],
-  [/^\/links\/[^/]+\/approve$/, () => post(), () => 'Link approved.'],
-  [/^\/links\/[^/]+\/cancel$/, (f) => post({ reason: optional(f, 'reason') }), () => 'Link withdrawn.'],
-  [/^\/orders\/[^/]+\/(approve|reject|deliver|cancel)$/, () => post(), () => 'Order updated.'],
+/** What a done action says: the record and where it stands now, from the admin call's answer. */
+type Done = (answer: Record<string, unknown>, form: URLSearchParams) => string;
+const linkDone: Done = (a) => `The link ${String(a.id)} is now ${String(a.status)}.`;
+const orderDone: Done = (a) => `Order ${String(a.reference)} is now ${String(a.status)}.`;
+const campaignDone: Done = (a) => `Campaign ${String(a.name)} is now ${String(a.status)}.`;
+
+const ACTIONS: [RegExp, Mapper, Done][] = [
+  [/^\/links$/, (f) => post({ campaignId: optional(f, 'campaignId'), brandId: optional(f, 'brandId'), fullName: f.get('fullName') ?? '' }), (a) => `Link created (${String(a.status)}): ${String(a.claimUrl)}`],
+  [/^\/links\/[^/]+\/approve$/, () => post(), linkDone],
+  [/^\/links\/[^/]+\/cancel$/, (f) => post({ reason: optional(f, 'reason') }), linkDone],
+  [/^\/orders\/[^/]+\/(approve|reject|deliver|cancel)$/, () => post(), orderDone],
   [
     /^\/orders\/[^/]+\/ship$/,
     (f) => post({ carrier: optional(f, 'carrier'), trackingReference: optional(f, 'trackingReference'), trackingUrl: optional(f, 'trackingUrl') }),
-    () => 'Order shipped.',
+    orderDone,
   ],
-  [/^\/campaigns\/[^/]+\/(complete|reopen)$/, () => post(), () => 'Campaign updated.'],
-  [/^\/clock$/, (f) => post({ advanceSeconds: Number(f.get('advanceSeconds') ?? '') * Number(f.get('unit') ?? '1') }), () => 'Clock advanced.'],
+  [/^\/campaigns\/[^/]+\/(complete|reopen)$/, () => post(), campaignDone],
+  [/^\/clock$/, (f) => post({ advanceSeconds: Number(f.get('advanceSeconds') ?? '') * Number(f.get('unit') ?? '1') }), (a) => `The clock now stands at ${String(a.now)}.`],
   [
     /^\/settings$/,
     (f) => ({
@@ -69,7 +75,7 @@ const ACTIONS: [RegExp, Mapper, (form: URLSearchParams) => string][] = [
         rateLimitPerMinute: f.has('rateLimitPerMinute') ? Number(f.get('rateLimitPerMinute')) : undefined,
       },
     }),
-    () => 'Settings saved.',
+    (a) => `Settings saved: approval ${a.approvalRequired ? 'required' : 'not required'}, API access ${a.apiAccess ? 'on' : 'off'}, ${String(a.rateLimitPerMinute)} requests a minute.`,
   ],
   [
     /^\/keys\/[^/]+$/,
@@ -79,7 +85,7 @@ const ACTIONS: [RegExp, Mapper, (form: URLSearchParams) => string][] = [
         ? { revoked: f.get('revoked') === 'true' }
         : { webhookUrl: optional(f, 'webhookUrl') ?? null, scopes: f.getAll('scopes'), brandIds: f.getAll('brandIds') },
     }),
-    (f) => (f.has('revoked') ? (f.get('revoked') === 'true' ? 'Key revoked.' : 'Key restored.') : 'Key saved.'),
+    (a, f) => `Key ${String(a.name)} ${f.has('revoked') ? (a.revoked ? 'revoked' : 'restored') : 'saved'}.`,
   ],
 ];
 
@@ -122,7 +128,7 @@ export function workspace(services: AdminServices, guard: FormGuard): Workspace 
     const token = csrf();
     const campaign = link.campaignId === null ? 'Catalog' : (state.campaign(link.campaignId)?.name ?? link.campaignId);
     const open = link.status === 'REQUESTED' || link.status === 'ACTIVE';
-    return html`<tr><td>${link.fullName}</td><td>${link.status}</td><td>${campaign}</td><td>${brandName(link.brandId)}</td><td>${when(link.createdAt)}</td>
+    return html`<tr><td>${link.fullName}</td><td>${link.status}</td><td>${campaign}</td><td>${brandName(link.brandId)}</td><td class="nowrap">${when(link.createdAt)}</td>
 <td><a href="/claim/${link.id}">Gift page<span class="visually-hidden"> of ${link.fullName}</span></a></td>
 <td>${link.status === 'REQUESTED' ? button(`/links/${link.id}/approve`, `Approve`, token) : ''}${
       open
@@ -158,7 +164,7 @@ export function workspace(services: AdminServices, guard: FormGuard): Workspace 
     }
     if (order.status === 'SENT') actions.push(button(`/orders/${order.id}/deliver`, 'Mark delivered', token));
     if (order.status !== 'CANCELLED') actions.push(button(`/orders/${order.id}/cancel`, 'Cancel order', token, html``, true));
-    return html`<tr><th scope="row">${ref}</th><td>${order.productName}${variations === '' ? '' : html`<br><span class="hint">${variations}</span>`}</td><td>${order.status}</td><td>${order.placedBy ?? 'player claim'}</td><td>${order.deliveryCountry}</td><td>${shipment}</td><td>${when(order.createdAt)}</td><td>${actions}</td></tr>`;
+    return html`<tr><th scope="row" class="nowrap">${ref}</th><td>${order.productName}${variations === '' ? '' : html`<br><span class="hint">${variations}</span>`}</td><td>${order.status}</td><td>${order.placedBy ?? 'player claim'}</td><td>${order.deliveryCountry}</td><td>${shipment}</td><td class="nowrap">${when(order.createdAt)}</td><td>${actions}</td></tr>`;
   }
 
   function body(section: Section, query: URLSearchParams): { title: string; content: Html } {
@@ -280,8 +286,8 @@ ${button(`/keys/${key.name}`, key.revoked ? `Restore key ${key.name}` : `Revoke 
       const back = `/_sandbox/${path.split('/')[1]}`;
       let flash: Flash;
       try {
-        await handleAdmin(services, method, path, async () => adminBody);
-        flash = { ok: true, text: done(form) };
+        const answer = await handleAdmin(services, method, path, async () => adminBody);
+        flash = { ok: true, text: done(JSON.parse(answer.json) as Record<string, unknown>, form) };
       } catch (err) {
         if (!(err instanceof ApiProblem) || err.status >= 500) throw err;
         const errors = err.extras.errors ?? [];
