@@ -36,13 +36,13 @@ export function createWeb(services: AdminServices): SandboxWeb {
   const team = workspace(services, guard);
   return {
     async workspace(req, res, path, query) {
-      if (!wantsPage(req) && !isFormPost(req)) return false;
+      if (!isFormPost(req) && !(wantsPage(req) && (path === '' || team.isPage(path)))) return false;
       if (path === '') {
         res.writeHead(308, { Location: '/_sandbox/', 'Content-Length': 0 });
         res.end();
         return true;
       }
-      await asPage(res, async () => void (await team.handle(req, res, path, query)));
+      await asPage(res, () => team.handle(req, res, path, query));
       return true;
     },
     claim: (req, res, path, query) => asPage(res, () => site.handle(req, res, path.slice('/claim/'.length), query)),

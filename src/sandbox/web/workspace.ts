@@ -99,8 +99,10 @@ function button(action: string, label: string, csrf: string, fields: Html = html
 }
 
 export interface Workspace {
-  /** Serves a page or runs a form; false when the request is not the workspace's (the JSON admin API's). */
-  handle(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<boolean>;
+  /** Whether a GET of this path is one of the workspace's pages (others stay the JSON admin API's). */
+  isPage(path: string): boolean;
+  /** Serves a page or runs a form. */
+  handle(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void>;
 }
 
 export function workspace(services: AdminServices, guard: FormGuard): Workspace {
@@ -167,7 +169,7 @@ export function workspace(services: AdminServices, guard: FormGuard): Workspace 
     return html`<tr><th scope="row" class="nowrap">${ref}</th><td>${order.productName}${variations === '' ? '' : html`<br><span class="hint">${variations}</span>`}</td><td>${order.status}</td><td>${order.placedBy ?? 'player claim'}</td><td>${order.deliveryCountry}</td><td>${shipment}</td><td class="nowrap">${when(order.createdAt)}</td><td>${actions}</td></tr>`;
   }
 
-  function body(section: Section, query: URLSearchParams): { title: string; content: Html } {
+  function body(section: Section): { title: string; content: Html } {
     const token = csrf();
     switch (section) {
       case '': {
@@ -249,11 +251,9 @@ ${button(`/keys/${key.name}`, key.revoked ? `Restore key ${key.name}` : `Revoke 
         };
       case 'deliveries': {
         const rows = webhooks.records.slice(-ROWS).reverse();
-        const only = query.get('event');
         return {
           title: 'Webhook deliveries',
           content: html`<h1>Webhook deliveries</h1>${rows.length === 0 ? html`<p>No webhook has been sent yet. Set a key's webhook URL on the <a href="/_sandbox/keys">Keys</a> page.</p>` : html`<table><caption class="visually-hidden">Delivery attempts, newest first</caption><thead><tr><th scope="col">At</th><th scope="col">Event</th><th scope="col">Key</th><th scope="col">URL</th><th scope="col">Attempt</th><th scope="col">Result</th><th scope="col">Body sent</th></tr></thead><tbody>${rows
-            .filter((r) => only === null || r.eventId === only)
             .map(
               (r) => html`<tr><td>${r.at.replace('T', ' ').slice(0, 19)}</td><td>${r.type}</td><td>${r.keyName}</td><td>${r.url}</td><td>${r.attempt}</td><td>${r.status === null ? '' : `HTTP ${r.status}`}${r.error === null ? '' : html`<br>${r.error}`}</td><td><pre>${webhooks.bodies.get(r.eventId) ?? ''}</pre></td></tr>`,
             )}</tbody></table>`}`,
@@ -264,18 +264,20 @@ ${button(`/keys/${key.name}`, key.revoked ? `Restore key ${key.name}` : `Revoke 
 
   function show(res: ServerResponse, section: Section, query: URLSearchParams): void {
     const flash = flashes.get(query.get('result') ?? '');
-    const { title, content } = body(section, query);
+    const { title, content } = body(section);
     const notice = flash === undefined ? '' : html`<div class="notice${flash.ok ? '' : ' bad'}" role="status"><p>${flash.text}</p></div>`;
     sendPage(res, 200, page({ title, site: SITE, nav: nav(section), body: html`${notice}${content}` }));
   }
 
+  const sectionOf = (path: string): Section | undefined => SECTIONS.find(([name]) => path === `/${name}`)?.[0];
   return {
+    isPage: (path) => sectionOf(path) !== undefined,
     async handle(req, res, path, query) {
-      const section = SECTIONS.find(([name]) => path === `/${name}`)?.[0];
+      const section = sectionOf(path);
       if (req.method === 'GET' || req.method === 'HEAD') {
         if (section === undefined) throw new ApiProblem(404, 'not_found', `There is no page ${path}.`);
         show(res, section, query);
-        return true;
+        return;
       }
       const action = ACTIONS.find(([pattern]) => pattern.test(path));
       if (action === undefined) throw new ApiProblem(404, 'not_found', `There is no form ${path}.`);
@@ -294,7 +296,6 @@ ${button(`/keys/${key.name}`, key.revoked ? `Restore key ${key.name}` : `Revoke 
         flash = { ok: false, text: `Not done: ${errors.length > 0 ? errors.map((e) => `${e.field}: ${e.message}`).join(' ') : err.detail}` };
       }
       redirect(res, `${back}?result=${remember(flash)}`);
-      return true;
     },
   };
 }
