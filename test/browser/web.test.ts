@@ -50,6 +50,20 @@ async function feed(): Promise<{ type: string; data: { id: string; [k: string]: 
   return (await sb.api('GET', '/events?limit=100')).body.items;
 }
 
+/**
+ * What one move of a new link recorded, read through the API: its status, the time of the move
+ * stamped, and in the feed its created event then the move's event, carrying the link as it is now.
+ */
+async function expectLinkMoved(id: string, status: string, stamp: 'claimedAt' | 'approvedAt', type: string) {
+  const moved = await link(id);
+  expect(moved.status).toBe(status);
+  expect(moved[stamp]).toBe(moved.updatedAt);
+  const events = (await feed()).filter((e) => e.data.id === id);
+  expect(events.map((e) => e.type)).toEqual(['personal_link.created', type]);
+  expect(events[1].data).toEqual(moved);
+  return moved;
+}
+
 async function expectAccessible(): Promise<void> {
   expect(await axeFindings(page)).toEqual([]);
 }
@@ -121,12 +135,7 @@ describe('gift site', () => {
     expect(await page.textContent('h1')).toBe('This gift has already been claimed');
     await expectAccessible();
 
-    const claimed = await link(created.id);
-    expect(claimed.status).toBe('CLAIMED');
-    expect(claimed.claimedAt).toBe(claimed.updatedAt);
-    const events = (await feed()).filter((e) => e.data.id === created.id);
-    expect(events.map((e) => e.type)).toEqual(['personal_link.created', 'personal_link.claimed']);
-    expect(events[1].data).toEqual(claimed);
+    const claimed = await expectLinkMoved(created.id, 'CLAIMED', 'claimedAt', 'personal_link.claimed');
     const order = sb.sandbox.state.orders.at(-1)!;
     expect({ productName: order.productName, variations: order.variations, deliveryCountry: order.deliveryCountry, status: order.status, placedBy: order.placedBy }).toEqual({
       productName: 'Hoodie',
@@ -224,12 +233,7 @@ describe('workspace', () => {
     await page.locator('tr', { hasText: 'Approve Me' }).getByRole('button', { name: 'Approve' }).click();
     expect(await page.textContent('[role=status]')).toBe(`The link ${waiting.id} is now ACTIVE.`);
     expect(page.url()).toMatch(/\/_sandbox\/links\?result=/);
-    const approved = await link(waiting.id);
-    expect(approved.status).toBe('ACTIVE');
-    expect(approved.approvedAt).toBe(approved.updatedAt);
-    const events = (await feed()).filter((e) => e.data.id === waiting.id);
-    expect(events.map((e) => e.type)).toEqual(['personal_link.created', 'personal_link.approved']);
-    expect(events[1].data).toEqual(approved);
+    await expectLinkMoved(waiting.id, 'ACTIVE', 'approvedAt', 'personal_link.approved');
   });
 
   test('the team approves and ships an order; the placing key sees it in the API and its feed', async () => {
