@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MASKED_KEY, isApiKeyFormat } from '../api/keys.js';
 import { type AdminServices, guardAdminRequest, handleAdmin } from './admin.js';
 import { VirtualClock } from './clock.js';
 import { ApiProblem, rateLimited } from './errors.js';
@@ -105,7 +106,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       new ApiProblem(401, 'invalid_api_key', detail, {}, { 'WWW-Authenticate': 'Bearer' });
     if (header === undefined || header.trim() === '') throw refuse('The Authorization header is missing; send Authorization: Bearer <API_KEY>.');
     const token = /^Bearer +(\S+)$/i.exec(header.trim())?.[1];
-    if (token === undefined || !/^svc_live_[A-Za-z0-9]+$/.test(token)) throw refuse('The Authorization header is not "Bearer svc_live_…".');
+    if (token === undefined || !isApiKeyFormat(token)) throw refuse(`The Authorization header is not "Bearer ${MASKED_KEY}".`);
     const key = state.keyByApiKey(token);
     if (key === undefined) throw refuse('The API key is not known.');
     if (key.revoked) throw refuse('The API key has been revoked.');

@@ -110,11 +110,11 @@ describe('feed liveness', () => {
     let clock = 0;
     const retries: (boolean | undefined)[] = [];
     const client = {
-      async get(_path: string, options: { retry?: boolean }) {
+      async request(_method: string, _path: string, options: { retry?: boolean }) {
         retries.push(options.retry);
         const answer = answers.length > 1 ? answers.shift() : answers[0];
         if (answer instanceof Error) throw answer;
-        return answer;
+        return { body: answer };
       },
     } as unknown as ApiClient;
     const waits: number[] = [];

@@ -10,12 +10,12 @@ type Answer = { items: unknown[]; nextCursor: string | null } | Error;
 function client(answers: Answer[]) {
   const calls: { path: string; query: unknown }[] = [];
   const api = {
-    async get(path: string, options: { query: unknown }) {
+    async request(_method: string, path: string, options: { query: unknown }) {
       calls.push({ path, query: options.query });
       const answer = answers.shift();
       if (answer === undefined) throw new Error('unexpected request');
       if (answer instanceof Error) throw answer;
-      return answer;
+      return { body: answer };
     },
   } as unknown as ApiClient;
   return { api, calls };

@@ -5,9 +5,10 @@
  * `{"row": n, "ok": false, "error": {problem}}`. Exit 0 only when every row succeeded, else 1.
  */
 import { constants, createReadStream, type Stats } from 'node:fs';
+import { createPersonalLink, getMe } from '../../api/resources.js';
 import { access, stat } from 'node:fs/promises';
 import type { ApiClient } from '../../api/client.js';
-import type { Me, PersonalLink, TenantCustomField } from '../../api/types.js';
+import type { PersonalLink, TenantCustomField } from '../../api/types.js';
 import type { Context } from '../../app/context.js';
 import { ExitCode, InterruptedError, SvcError, UsageError, type Problem } from '../../core/errors.js';
 import { fileError, interruptible } from '../../core/stdin.js';
@@ -119,7 +120,7 @@ function customFieldsOnce(client: ApiClient, signal: AbortSignal): () => Promise
   const fetchFields = async (): Promise<TenantCustomField[]> => {
     for (let round = 0; ; round++) {
       try {
-        return (await client.get<Me>('/me', { signal })).tenant.customFields ?? [];
+        return (await getMe(client, { signal })).body.tenant.customFields ?? [];
       } catch (error) {
         if (!(error instanceof SvcError) || error.exitCode !== ExitCode.unavailable || round >= EXTRA_ROUNDS) throw error;
       }
@@ -145,7 +146,7 @@ async function send(client: ApiClient, prepared: PreparedRow, signal: AbortSigna
   if ('problem' in prepared) return { row: prepared.row, ok: false, error: prepared.problem };
   for (let round = 0; ; round++) {
     try {
-      const response = await client.post<PersonalLink>('/personal-links', prepared.body, { idempotencyKey: prepared.idempotencyKey, signal });
+      const response = await createPersonalLink(client, prepared.body, { idempotencyKey: prepared.idempotencyKey, signal });
       return { row: prepared.row, ok: true, link: response.body, replayed: response.replayed };
     } catch (error) {
       if (!(error instanceof SvcError) || isFatal(error)) throw error;

@@ -3,9 +3,18 @@
  * what the receiver answered. Exit 0 only when it answered 2xx, else 1.
  */
 import type { WebhookTestResult } from '../../api/types.js';
+import { testWebhook } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
 import { FailureError } from '../../core/errors.js';
 import type { Output } from '../../core/output.js';
+import type { Command } from 'commander';
+import { examples } from '../declare.js';
+
+export function declare(command: Command): void {
+  command
+    .description("send a signed ping to the key's webhook URL (POST /webhooks:test)")
+    .addHelpText('after', examples('svc webhooks test'));
+}
 
 export async function run(ctx: Context): Promise<void> {
   const client = await ctx.client();
@@ -14,7 +23,7 @@ export async function run(ctx: Context): Promise<void> {
   try {
     // The spec does not show a request body; an empty JSON object is the neutral choice. Every call
     // sends a real ping and the service never retries one, so neither does svc.
-    result = (await client.post<WebhookTestResult>('/webhooks:test', {}, { signal: ctx.signal, retry: false })).body;
+    result = (await testWebhook(client, { signal: ctx.signal, retry: false })).body;
   } finally {
     spinner.stop();
   }
