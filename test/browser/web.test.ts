@@ -152,7 +152,14 @@ describe('gift site', () => {
   test('a claim by keyboard alone, to a country without postal codes', async () => {
     const created = await newLink('Grace Hopper');
     await page.goto(created.claimUrl);
+    // The first Tab reaches the skip link, which takes the focus to the main content.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to main content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate('document.activeElement.id')).toBe('main');
     await tabTo(page, '#f-country');
+    // Focus is visible.
+    expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).toBe('solid');
     // Typing on a focused select chooses the option; Enter on its form's button shows that country.
     await page.keyboard.type('Ireland');
     await tabTo(page, 'button.secondary');
