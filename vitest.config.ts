@@ -30,6 +30,8 @@ export default defineConfig({
       layer('commands'),
       layer('e2e'),
       layer('pty'),
+      // The sandbox's web pages in Debian's Chromium (test/browser/README.md): one browser per file.
+      layer('browser'),
       { extends: true as const, test: { name: 'isolated', include: [`test/*/${ISOLATED}`], isolate: true } },
     ],
   },

@@ -9,6 +9,7 @@ import { type ApiResult, Router, bodyObject, ok, pathRecord } from './router.js'
 import { type SandboxState, TransitionError, sameVariations } from './store.js';
 import { FieldErrors, isCountry, isDecimal, isPlainObject, readCustomFieldAnswers } from './validate.js';
 import type { WebhookQueue } from './webhooks.js';
+import { readClaim } from './web/offer.js';
 
 /*
  * The admin API under /_sandbox (loopback clients only, no key) stands in for the operator's team
@@ -22,8 +23,9 @@ import type { WebhookQueue } from './webhooks.js';
  * - GET /gifts: every gift of every store, including those a store read leaves out (unpublished,
  *   not yet available, sold out), so each gift_not_available reason can be triggered;
  * - PATCH /gifts/{productId} `{published?, prices?: {default|CC: "decimal"}, stock?: [{variations, stock}]}`.
- * A claim (POST /links/{id}/claim) places an order for the first gift without options of the LIVE
- * store, in the link's brand and locale; that order belongs to no key.
+ * A claim (POST /links/{id}/claim `{productId, variations, recipient}`, the gift site's form sends
+ * the same) places an order for the chosen gift (see web/offer.ts); without a body, for the first
+ * gift the link offers. That order belongs to no key and never shows the recipient.
  * Moves the current status does not allow are 409 `invalid_transition`.
  */
 
@@ -191,7 +193,11 @@ const routes: AdminRoute[] = [
     path: '/links/{id}/claim',
     handle: (ctx) => {
       const link = adminLink(ctx);
-      const order = transition(() => ctx.services.state.claimLink(link));
+      const { state } = ctx.services;
+      // An answer is only read for a link that can be claimed: a closed link is 409 whatever was sent.
+      if (link.status !== 'ACTIVE') throw new ApiProblem(409, 'invalid_transition', `Link ${link.id} is ${link.status}; only an ACTIVE link can be claimed.`);
+      const choice = readClaim(state, link, bodyObject(ctx.body));
+      const order = transition(() => state.claimLink(link, choice));
       return ok({ link: linkJson(link), order: orderJson(order) });
     },
   },
@@ -402,7 +408,10 @@ const routes: AdminRoute[] = [
 
 const router = new Router(routes);
 
-/** Routes first (404/405 before anything is read), then the body, then the move. */
+/**
+ * Routes first (404/405 before anything is read), then the body, then the move. The workspace's
+ * forms call this too, with the body their fields make: one code path for every team action.
+ */
 export async function handleAdmin(services: AdminServices, method: string, path: string, readBody: () => Promise<unknown>): Promise<ApiResult> {
   const { route, params } = router.match(method, path);
   const body = await readBody();

@@ -14,6 +14,7 @@ import { apiRoutes } from './routes/index.js';
 import { createResponseCheck, isOpenApiRequest, serveOpenApi } from './routes/openapi.js';
 import { type ApiResult, type ApiRoute, Router } from './router.js';
 import type { SandboxState } from './store.js';
+import { createWeb } from './web/index.js';
 import { WebhookQueue } from './webhooks.js';
 
 const IMAGE_REQUESTS_PER_MINUTE = 600;
@@ -88,6 +89,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const faultRandom = new SeededRandom(seed ^ 0x5eed);
   const router = new Router<ApiRoute>(apiRoutes);
   const admin: AdminServices = { state, webhooks, limiter, idempotency, faults };
+  const web = createWeb(admin);
   const responseViolations: string[] = [];
   const responseCheck = (options.validateResponses ?? process.env.SVC_SANDBOX_VALIDATE_RESPONSES === '1') ? createResponseCheck(responseViolations, log) : undefined;
 
@@ -201,8 +203,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       guardAdminRequest(req.headers);
       // The team acts on the state as it is now: expiries that fell due are applied first.
       state.sweep();
+      // Pages for a browser and the workspace's forms (web/); JSON for everything else.
+      if (await web.workspace(req, res, path.slice('/_sandbox'.length), url.searchParams)) return;
       const result = await handleAdmin(admin, req.method ?? 'GET', path.slice('/_sandbox'.length), () => readJsonBody(req));
       sendJson(res, result.status, result.json);
+    } else if (path.startsWith('/claim/')) {
+      // The gift site of each link's claimUrl, guarded like the admin API (no DNS rebinding, no cross-site use).
+      guardAdminRequest(req.headers);
+      state.sweep();
+      await web.claim(req, res, path, url.searchParams);
     } else if (path.startsWith('/images/')) {
       handleImage(req, res, path);
     } else {

@@ -86,6 +86,8 @@ export interface PersonalLink {
   message: string | null;
   locale: string;
   cancelReason: string | null;
+  /** Where the sandbox serves its gift site (shared by all its links; known once it listens). */
+  site: Readonly<{ origin: string }>;
 }
 
 export type Currency = RewardStoreOrder['currency'];
@@ -195,7 +197,7 @@ export function linkJson(link: PersonalLink): Record<string, unknown> {
     selection: link.campaignId === null ? 'CATALOG' : null,
     brandId: link.brandId,
     status: link.status,
-    claimUrl: `https://gifts.svc.example/claim/${link.id}`,
+    claimUrl: `${link.site.origin}/claim/${link.id}`,
     customFields: link.customFields,
     expiresAt: formatNullableTimestamp(link.expiresAt),
     createdAt: formatTimestamp(link.createdAt),

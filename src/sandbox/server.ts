@@ -21,9 +21,12 @@ export async function listen(sandbox: Sandbox, host: string, port: number): Prom
   });
   const { port: boundPort } = server.address() as AddressInfo;
   const hostInUrl = host.includes(':') ? `[${host}]` : host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const origin = `http://${hostInUrl}:${boundPort}`;
+  // Links' claimUrls open this sandbox's gift site.
+  sandbox.state.setOrigin(origin);
   return {
     server,
-    origin: `http://${hostInUrl}:${boundPort}`,
+    origin,
     close: () =>
       new Promise<void>((resolve) => {
         sandbox.close();

@@ -11,6 +11,7 @@ import {
   type LinkStatus,
   type Order,
   type PersonalLink,
+  type Recipient,
   type RewardStore,
   type Shipment,
   type StoredEvent,
@@ -59,6 +60,15 @@ export interface NewLink {
   createdBy: string | null;
 }
 
+/** What a player's claim orders: one gift of a LIVE store, one orderable combination, where to. */
+export interface ClaimChoice {
+  store: RewardStore;
+  gift: Gift;
+  variations: Record<string, string>;
+  country: Order['deliveryCountry'];
+  recipient: Recipient | null;
+}
+
 export type NewOrder = Omit<Order, 'id' | 'reference' | 'status' | 'shipment' | 'createdAt' | 'updatedAt'>;
 
 /**
@@ -83,6 +93,8 @@ export class SandboxState {
   private readonly ordersByKey = new Map<string, Order[]>();
   private orderCount = 0;
   private readonly ids: SeededRandom;
+  /** The origin of the sandbox's gift site, in every link's claimUrl (see setOrigin). */
+  private readonly site = { origin: 'http://127.0.0.1:4010' };
   /** Called after each recorded event (the webhook queue listens). */
   onEvent: (event: StoredEvent) => void = () => undefined;
 
@@ -101,6 +113,17 @@ export class SandboxState {
   /** A new record or event id (a UUID from the seeded generator). */
   newId(): string {
     return this.ids.uuid();
+  }
+
+  /**
+   * The sandbox listens at `origin`: claimUrls name it from now on, and the events recorded before
+   * (the seed's links) are rewritten to name it too, so every claimUrl opens this sandbox's gift site.
+   */
+  setOrigin(origin: string): void {
+    const before = JSON.stringify(`${this.site.origin}/claim/`).slice(0, -1);
+    const after = JSON.stringify(`${origin}/claim/`).slice(0, -1);
+    this.site.origin = origin;
+    for (const event of this.events) if (event.subject === 'link') event.json = event.json.replace(before, after);
   }
 
   keyByApiKey(apiKey: string): ApiKeyRecord | undefined {
@@ -255,6 +278,7 @@ export class SandboxState {
       message: input.message,
       locale: input.locale,
       cancelReason: null,
+      site: this.site,
     };
     this.links.push(link);
     this.linksById.set(link.id, link);
@@ -290,25 +314,29 @@ export class SandboxState {
     this.moveLink(link, 'ACTIVE', 'personal_link.approved', null);
   }
 
-  /** The player claims an ACTIVE link; the order this places belongs to no key. */
-  claimLink(link: PersonalLink): Order {
+  /**
+   * The player claims an ACTIVE link with the gift they chose (decided and checked before this is
+   * called); the order this places takes its stock and belongs to no key.
+   */
+  claimLink(link: PersonalLink, choice: ClaimChoice): Order {
     if (link.status !== 'ACTIVE') throw new TransitionError(`Link ${link.id} is ${link.status}; only an ACTIVE link can be claimed.`);
     this.moveLink(link, 'CLAIMED', 'personal_link.claimed', null);
-    const store = this.stores.find((s) => this.storePhase(s) === 'LIVE') ?? this.stores[0];
-    const gift = store.sections.flatMap((s) => s.gifts).find((g) => g.dimensions.length === 0 && g.published) ?? store.sections[0].gifts[0];
+    const { store, gift, variations, country, recipient } = choice;
+    const combination = gift.combinations.find((c) => sameVariations(c.variations, variations));
+    if (combination !== undefined) combination.stock -= 1;
     return this.addOrder({
       storeId: store.id,
       brandId: link.brandId,
       productId: gift.productId,
       productName: translate(gift.name, link.locale),
-      variations: {},
+      variations,
       coinPrice: '0',
       currency: storeCurrency(store, link.locale),
-      deliveryCountry: 'DE',
+      deliveryCountry: country,
       customFields: link.customFields,
       placedBy: null,
       locale: link.locale,
-      recipient: null,
+      recipient,
       additionalDetails: null,
     }, 'PROCESSING');
   }

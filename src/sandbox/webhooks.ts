@@ -110,6 +110,8 @@ interface PendingDelivery {
 export class WebhookQueue {
   private pending: PendingDelivery[] = [];
   readonly records: DeliveryRecord[] = [];
+  /** The body each delivered event (or ping) was sent with, by event id (the workspace shows it). */
+  readonly bodies = new Map<string, string>();
   /** Aborts attempts in flight when the sandbox stops. */
   private readonly stopping = new AbortController();
 
@@ -155,7 +157,7 @@ export class WebhookQueue {
     const result = await sendWebhook(url, key.webhookSecret, delivery.event.id, delivery.event.json, this.stopping.signal);
     if (this.stopping.signal.aborted) return;
     delivery.inFlight = false;
-    this.note(delivery.event.id, delivery.event.type, key, url, delivery.attempt, result);
+    this.note(delivery.event.id, delivery.event.type, key, url, delivery.attempt, result, delivery.event.json);
     if (result.error === null || delivery.attempt >= MAX_ATTEMPTS) {
       this.drop(delivery);
       return;
@@ -168,7 +170,8 @@ export class WebhookQueue {
     this.pending = this.pending.filter((d) => d !== delivery);
   }
 
-  private note(eventId: string, type: string, key: ApiKeyRecord, url: string, attempt: number, result: WebhookResult): void {
+  private note(eventId: string, type: string, key: ApiKeyRecord, url: string, attempt: number, result: WebhookResult, body: string): void {
+    this.bodies.set(eventId, body);
     this.records.push({
       eventId,
       type,
@@ -191,7 +194,7 @@ export class WebhookQueue {
     const body = JSON.stringify({ id, type: 'ping', occurredAt: formatTimestamp(this.state.clock.now()), environment: 'production', data: {} });
     const url = key.webhookUrl;
     const result = await sendWebhook(url, key.webhookSecret, id, body, this.stopping.signal);
-    this.note(id, 'ping', key, url, 1, result);
+    this.note(id, 'ping', key, url, 1, result, body);
     return result;
   }
 

@@ -50,7 +50,8 @@ describe.concurrent('links create', () => {
       selection: null,
       brandId: multiBrand.brandIds[1],
       status: 'ACTIVE',
-      claimUrl: `https://gifts.svc.example/claim/${link.id}`,
+      // The sandbox's own gift site.
+      claimUrl: `${new URL(sandbox.baseUrl).origin}/claim/${link.id}`,
       customFields: [
         { fieldId: fieldIds['Player ID'], textValue: 'P-42', checked: null },
         { fieldId: fieldIds['VIP tier'], textValue: 'Gold', checked: null },

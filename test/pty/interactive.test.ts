@@ -96,7 +96,7 @@ describe.concurrent('on a terminal', () => {
     const shown = await terminal.waitFor('EXIT=0');
     const claimUrl = /Claim URL\s+(\S+)/.exec(shown)?.[1];
     const id = /^ID\s+(\S+)/m.exec(shown)?.[1];
-    expect(claimUrl).toMatch(/^https:\/\//);
+    expect(claimUrl).toBe(`${new URL(sandbox.baseUrl).origin}/claim/${id}`);
     const link = jsonLines((await svc(['links', 'get', id!], { env })).stdout)[0];
     expect(link.claimUrl).toBe(claimUrl);
     expect(link.customFields.map((a: { textValue: string | null; checked: boolean | null }) => a.textValue ?? a.checked)).toEqual(['P-77', 'Gold', true]);
