@@ -87,6 +87,7 @@ export function createSeededState(clock: VirtualClock, options: FixtureOptions):
   teamLink(campaigns[1], lucky.id, 'Team Player Three', answers(null, 'Bronze', null));
   teamLink(null, golden.id, 'Team Catalog Player', answers('P-1004', null, true));
   state.tenant.approvalRequired = options.approvalRequired;
+  state.startRun();
   return state;
 }
 
