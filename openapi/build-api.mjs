@@ -127,7 +127,7 @@ function constantsModule(doc, ops) {
     STORE_PHASES: enumOf('StorePhase'),
     EVENT_TYPES: enumOf('EventType'),
     FEED_EVENT_TYPES: [...prop('PersonalLinkEvent', 'type').enum, ...prop('OrderEvent', 'type').enum],
-    ERROR_CODES: enumOf('ErrorCode'),
+    ERROR_CODES: enumOf('KnownErrorCode'),
     FIELD_ERROR_CODES: enumOf('FieldErrorCode'),
     GIFT_NOT_AVAILABLE_REASONS: enumOf('GiftNotAvailableReason'),
     NOT_CANCELLABLE_REASONS: enumOf('NotCancellableReason'),
@@ -142,14 +142,14 @@ function constantsModule(doc, ops) {
     if (paths.length > 0) required[op.operationId] = paths;
     const ints = queryParameters(doc, op).filter((p) => deref(doc, p.schema).type === 'integer').map((p) => p.name);
     if (ints.length > 0) integers[op.operationId] = ints;
-    return { method, path, operationId: op.operationId, scope: op['x-scope'] ?? null };
+    return { method, path, operationId: op.operationId, scope: op['x-scope'] ?? null, requestBody: Boolean(op.requestBody) };
   });
   let out = HEADER;
   out += `export const API_VERSION = ${JSON.stringify(doc.info.version)} as const;\n`;
   for (const [name, values] of Object.entries(enums)) out += `export const ${name} = ${JSON.stringify(values)} as const;\n`;
   out += `/** Length limits and page sizes, as the document's schemas state them. */\nexport const LIMITS = ${JSON.stringify(limits, null, 2)} as const;\n`;
   out += `/** Regular expressions of the document's string formats (source text; build with new RegExp(…, 'u')). */\nexport const PATTERNS = ${JSON.stringify(patterns, null, 2)} as const;\n`;
-  out += `/** Every operation: method, path under the base URL, operationId and the scope it needs. */\nexport const OPERATIONS = ${JSON.stringify(opList, null, 2)} as const;\n`;
+  out += `/** Every operation: method, path under the base URL, operationId, the scope it needs and whether it takes a body. */\nexport const OPERATIONS = ${JSON.stringify(opList, null, 2)} as const;\n`;
   out += `export type OperationId = (typeof OPERATIONS)[number]['operationId'];\n`;
   const shapes = Object.fromEntries(['Campaign', 'PersonalLink', 'RewardStoreOrder', 'RewardStoreSummary', 'RewardStore', 'Me', 'Event'].map((name) => [name, fieldShape(doc, s[name])]));
   out += `/** The fields of each answer object (\`true\` a leaf, else its own fields), for --fields and CSV columns. */\nexport const FIELD_SHAPES = ${JSON.stringify(shapes, null, 2)} as const;\n`;

@@ -160,7 +160,7 @@ async function webhookCheck(ctx: Context, me: MeResult | undefined, test: boolea
   if (!test) return { check: 'webhook', ok: true, detail: `URL ${safeUrl} (svc doctor --webhook sends a test delivery)` };
   const client = await ctx.client();
   try {
-    const { body } = await client.post<WebhookTestResult>('/webhooks:test', {}, { signal: ctx.signal, retry: false });
+    const { body } = await client.post<WebhookTestResult>('/webhooks:test', undefined, { signal: ctx.signal, retry: false });
     const status = body?.responseStatus;
     if (typeof status === 'number' && status >= 200 && status < 300) return { check: 'webhook', ok: true, detail: `URL ${safeUrl} answered the test delivery with ${status}` };
     return {

@@ -99,7 +99,7 @@ async function ping(ctx: Context, client: ApiClient, admin: SandboxAdmin, me: Me
     );
   }
   const seen = (await admin.call<{ items: Delivery[] }>('GET', '/deliveries')).items.length;
-  const result = (await client.post<{ responseStatus: number | null; error: string | null }>('/webhooks:test', {}, { retry: false, signal: ctx.signal })).body;
+  const result = (await client.post<{ responseStatus: number | null; error: string | null }>('/webhooks:test', undefined, { retry: false, signal: ctx.signal })).body;
   const delivered = (await admin.call<{ items: Delivery[] }>('GET', '/deliveries')).items.slice(seen).filter((d) => d.type === 'ping' && d.keyName === me.key.name);
   for (const delivery of delivered) await ctx.io.write(`${jsonText(delivery, undefined, ctx.io.stdoutIsTTY)}\n`);
   const status = result?.responseStatus;

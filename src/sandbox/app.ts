@@ -191,7 +191,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
     const origin = `http://${req.headers.host ?? 'localhost'}`;
     // The API description, without a key.
-    if (isOpenApiRequest(req.method, path)) return serveOpenApi(req, res);
+    if (isOpenApiRequest(req.method, path)) return serveOpenApi(req, res, origin);
     if (responseCheck !== undefined && (path === '/v1' || path.startsWith('/v1/'))) responseCheck.watch(req, res, path.slice('/v1'.length));
     if (path === '/v1' || path.startsWith('/v1/')) {
       await handleApi(req, res, url, path.slice('/v1'.length), origin);

@@ -7,16 +7,39 @@ export function isLoopback(address: string | undefined): boolean {
   return address !== undefined && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
 }
 
-/** Whether an Accept header admits JSON (a missing header does). */
+/** A qvalue as RFC 9110 writes it: 0 to 1 with at most three decimals. */
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
+/**
+ * Whether an Accept header admits application/json (a missing or empty header does). The most
+ * specific range that matches decides (`application/json`, then `application/*`, then `*\/*`), with
+ * its q-value: q=0 excludes. A range with an unreadable q-value is ignored. So
+ * `application/json;q=0, *\/*`, `application/problem+json` and `text/html` exclude JSON.
+ */
 export function acceptsJson(accept: string | undefined): boolean {
   if (accept === undefined || accept.trim() === '') return true;
-  return accept.split(',').some((range) => {
-    const [type, ...params] = range.split(';').map((p) => p.trim().toLowerCase());
-    const quality = params.find((p) => p.startsWith('q='));
-    if (quality !== undefined && Number(quality.slice(2)) === 0) return false;
-    return ['*/*', 'application/*', 'application/json', 'application/problem+json'].includes(type);
-  });
+  let specificity = -1;
+  let quality = 0;
+  for (const range of accept.split(',')) {
+    const [type, ...params] = range.split(';');
+    const rank = JSON_RANGES.indexOf(type.trim().toLowerCase());
+    if (rank === -1 || rank < specificity) continue;
+    let q = 1;
+    for (const param of params) {
+      const [name, value = ''] = param.split('=');
+      if (name.trim().toLowerCase() !== 'q') continue;
+      q = QVALUE.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+    }
+    if (Number.isNaN(q)) continue;
+    // Equally specific ranges (a repeated one): the highest q counts.
+    quality = rank > specificity ? q : Math.max(quality, q);
+    specificity = rank;
+  }
+  return quality > 0;
 }
+
+/** The media ranges that match application/json, least specific first. */
+const JSON_RANGES = ['*/*', 'application/*', 'application/json'];
 
 /** Deepest nesting of arrays and objects a body may have; deeper is 400 before it is parsed. */
 export const MAX_BODY_DEPTH = 64;

@@ -14,7 +14,7 @@ export async function run(ctx: Context): Promise<void> {
   try {
     // The spec does not show a request body; an empty JSON object is the neutral choice. Every call
     // sends a real ping and the service never retries one, so neither does svc.
-    result = (await client.post<WebhookTestResult>('/webhooks:test', {}, { signal: ctx.signal, retry: false })).body;
+    result = (await client.post<WebhookTestResult>('/webhooks:test', undefined, { signal: ctx.signal, retry: false })).body;
   } finally {
     spinner.stop();
   }
