@@ -17,7 +17,7 @@ import { ApiError, ExitCode, FailureError, SvcError, UsageError } from '../core/
 import { terminalSafeLine } from '../core/sanitize.js';
 import * as validate from '../core/validate.js';
 import { feed, type FeedEvent } from './events/feed.js';
-import type { DeliveryRecord as Delivery } from '../sandbox/webhooks.js';
+import type { DeliveryRecord as Delivery } from '../api/sandbox-admin.js';
 import { SandboxAdmin } from './trigger-sandbox.js';
 import { jsonText } from '../core/sanitize.js';
 

@@ -7,6 +7,25 @@ export function isLoopback(address: string | undefined): boolean {
   return address !== undefined && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
 }
 
+/**
+ * A request target of plain path segments (letters, digits, `_`, `:`, `-`, dots inside a segment)
+ * and a printable query without a fragment: read as it is, since URL parsing would leave it
+ * unchanged. Anything else (escapes, dot segments, `//`, other characters) goes through URL.
+ */
+const PLAIN_TARGET = /^((?:\/[\w:-]+(?:\.[\w:-]+)*)+\/?|\/)(?:\?([!-"$-~]*))?$/;
+
+/** The path (percent-decoded; 404 when it cannot be) and query of a request target. */
+export function parseTarget(raw: string): { path: string; query: URLSearchParams } {
+  const plain = PLAIN_TARGET.exec(raw);
+  if (plain !== null) return { path: plain[1], query: new URLSearchParams(plain[2]) };
+  const url = new URL(raw, 'http://sandbox.invalid');
+  try {
+    return { path: decodeURIComponent(url.pathname), query: url.searchParams };
+  } catch {
+    throw new ApiProblem(404, 'not_found', `There is no ${url.pathname}.`);
+  }
+}
+
 /** A qvalue as RFC 9110 writes it: 0 to 1 with at most three decimals. */
 const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 

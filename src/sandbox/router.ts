@@ -11,6 +11,8 @@ export interface ApiContext {
   key: ApiKeyRecord;
   params: Record<string, string>;
   query: URLSearchParams;
+  /** The path under /v1, decoded. */
+  path: string;
   /** The parsed JSON body; undefined when none was sent. */
   body: unknown;
   /** Scheme, host and port the client called, for absolute image addresses. */
