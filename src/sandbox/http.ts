@@ -14,10 +14,13 @@ export function isLoopback(address: string | undefined): boolean {
  */
 const PLAIN_TARGET = /^((?:\/[\w:-]+(?:\.[\w:-]+)*)+\/?|\/)(?:\?([!-"$-~]*))?$/;
 
+/** The query of a target without one: shared, read only. */
+const NO_QUERY = new URLSearchParams();
+
 /** The path (percent-decoded; 404 when it cannot be) and query of a request target. */
 export function parseTarget(raw: string): { path: string; query: URLSearchParams } {
   const plain = PLAIN_TARGET.exec(raw);
-  if (plain !== null) return { path: plain[1], query: new URLSearchParams(plain[2]) };
+  if (plain !== null) return { path: plain[1], query: plain[2] === undefined ? NO_QUERY : new URLSearchParams(plain[2]) };
   const url = new URL(raw, 'http://sandbox.invalid');
   try {
     return { path: decodeURIComponent(url.pathname), query: url.searchParams };
@@ -172,8 +175,14 @@ function send(res: ServerResponse, status: number, contentType: string, body: st
   res.end(body);
 }
 
-export function sendJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  send(res, status, 'application/json', body, headers);
+export function sendJson(res: ServerResponse, status: number, body: string, headers?: Record<string, string>): void {
+  // Most answers carry no headers of their own: the two headers as a flat list, no object to build.
+  if (headers === undefined) {
+    res.writeHead(status, ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body))]);
+    res.end(body);
+  } else {
+    send(res, status, 'application/json', body, headers);
+  }
 }
 
 /** The one way a refusal reaches the client: the ProblemDetail document and the problem's headers. */

@@ -28,6 +28,7 @@ export interface RequestTarget {
 }
 
 const API_KEY = /^svc_live_[A-Za-z0-9]+$/;
+const refuse = (detail: string): ApiProblem => new ApiProblem(401, 'invalid_api_key', detail, {}, { 'WWW-Authenticate': 'Bearer' });
 const BEARER = /^Bearer +(\S+)$/i;
 
 /**
@@ -40,15 +41,26 @@ export function createApiPipeline(services: PipelineServices): (req: IncomingMes
   const { state, webhooks, limiter, idempotency, faults } = services;
   const router = new Router<ApiRoute>(apiRoutes);
 
+  /** Authorization headers already read, to their keys (a client sends the same one on every call). */
+  const known = new Map<string, ApiKeyRecord>();
+
   function authenticate(header: string | undefined): ApiKeyRecord {
-    const refuse = (detail: string): ApiProblem => new ApiProblem(401, 'invalid_api_key', detail, {}, { 'WWW-Authenticate': 'Bearer' });
+    let cached = header === undefined ? undefined : known.get(header);
+    // Were the key's secret ever replaced, the old header is read afresh (and refused).
+    if (cached !== undefined && !(header as string).endsWith(cached.apiKey)) cached = undefined;
+    const key = cached ?? findKey(header);
+    if (key.revoked) throw refuse('The API key has been revoked.');
+    if (!state.tenant.apiAccess) throw refuse('API access is turned off for the account.');
+    if (cached === undefined && known.size < 64) known.set(header as string, key);
+    return key;
+  }
+
+  function findKey(header: string | undefined): ApiKeyRecord {
     if (header === undefined || header.trim() === '') throw refuse('The Authorization header is missing; send Authorization: Bearer <API_KEY>.');
     const token = BEARER.exec(header.trim())?.[1];
     if (token === undefined || !API_KEY.test(token)) throw refuse('The Authorization header is not "Bearer svc_live_…".');
     const key = state.keyByApiKey(token);
     if (key === undefined) throw refuse('The API key is not known.');
-    if (key.revoked) throw refuse('The API key has been revoked.');
-    if (!state.tenant.apiAccess) throw refuse('API access is turned off for the account.');
     return key;
   }
 

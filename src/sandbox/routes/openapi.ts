@@ -123,9 +123,11 @@ export function createResponseCheck(violations: string[], log: (line: string) =>
       const writeHead = res.writeHead.bind(res) as (code: number, headers?: OutgoingHttpHeaders) => ServerResponse;
       res.writeHead = ((code: number, ...rest: unknown[]) => {
         status = code;
-        const given = rest.find((arg) => typeof arg === 'object' && arg !== null) as OutgoingHttpHeaders | undefined;
-        for (const [name, value] of Object.entries(given ?? {})) headers[name.toLowerCase()] = value === undefined ? undefined : String(value);
-        return writeHead(code, given);
+        // Headers as an object, or as a flat list of names and values.
+        const given = rest.find((arg) => typeof arg === 'object' && arg !== null) as OutgoingHttpHeaders | string[] | undefined;
+        const pairs = Array.isArray(given) ? given.flatMap((value, i) => (i % 2 === 0 ? [[value, given[i + 1]]] : [])) : Object.entries(given ?? {});
+        for (const [name, value] of pairs) headers[String(name).toLowerCase()] = value === undefined ? undefined : String(value);
+        return writeHead(code, given as OutgoingHttpHeaders);
       }) as ServerResponse['writeHead'];
       const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
       res.end = ((chunk?: unknown) => {
