@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { parseTarget } from '../../src/sandbox/http.js';
-import { type TestSandbox, startSandbox } from './helpers.js';
+import { perTestSandboxes } from './helpers.js';
 
 /*
  * What the sandbox does once instead of per request (issue 24, item 4: CPU per GET /me at the floor
@@ -9,15 +9,7 @@ import { type TestSandbox, startSandbox } from './helpers.js';
  * nobody reads costs nothing.
  */
 
-const open: TestSandbox[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((sb) => sb.close()));
-});
-async function fresh(options: Parameters<typeof startSandbox>[0] = {}): Promise<TestSandbox> {
-  const sb = await startSandbox(options);
-  open.push(sb);
-  return sb;
-}
+const fresh = perTestSandboxes();
 
 describe('GET /me, answered from what was kept', () => {
   test('follows every change of the key and the account', async () => {

@@ -2,6 +2,8 @@ import { Agent } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createSandbox } from '../../src/sandbox/app.js';
 import { type ListeningSandbox, listen } from '../../src/sandbox/server.js';
+import { cancelOrder, placeOrders } from '../helpers/orders.js';
+import type { Reply, TestSandbox } from './helpers.js';
 
 /*
  * A sandbox restarted in-process on the same port with the same seed (contract, "Trust what svc
@@ -14,9 +16,8 @@ let running: ListeningSandbox | undefined;
 let agent: Agent | undefined;
 afterEach(stop);
 
-interface Run {
-  baseUrl: string;
-  adminUrl: string;
+/** One run, called on connections of its own, shaped as the other sandbox tests' handle. */
+interface Run extends Pick<TestSandbox, 'api' | 'admin'> {
   apiKey: string;
   port: number;
 }
@@ -25,8 +26,23 @@ async function start(port: number): Promise<Run> {
   const sandbox = createSandbox({ seed: 5, validateResponses: true });
   running = await listen(sandbox, '127.0.0.1', port);
   agent = new Agent();
+  const dispatcher = agent;
   const info = sandbox.info(running.origin);
-  return { baseUrl: info.baseUrl, adminUrl: info.adminUrl, apiKey: info.keys.find((k) => k.name === 'full')!.apiKey, port: Number(new URL(running.origin).port) };
+  const apiKey = info.keys.find((k) => k.name === 'full')!.apiKey;
+  const call = async (url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<Reply> => {
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), dispatcher } as unknown as RequestInit);
+    const text = await res.text();
+    if (sandbox.responseViolations.length > 0) throw new Error(sandbox.responseViolations.join('\n'));
+    return { status: res.status, headers: res.headers, text, body: text === '' ? undefined : JSON.parse(text) };
+  };
+  return {
+    apiKey,
+    port: Number(new URL(running.origin).port),
+    api: (method, path, options = {}) =>
+      call(`${info.baseUrl}${path}`, method, { Authorization: `Bearer ${apiKey}`, ...(options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {}) }, options.body),
+    admin: (method, path, body) => call(`${info.adminUrl}${path}`, method, {}, body),
+  };
 }
 
 async function stop(): Promise<void> {
@@ -36,45 +52,13 @@ async function stop(): Promise<void> {
   agent = undefined;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON read by assertions
-async function api(run: Run, method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${run.apiKey}` };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
-  const res = await fetch(`${run.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), dispatcher: agent } as RequestInit);
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-}
+const ids = (reply: Reply): string[] => reply.body.items.map((item: { id: string }) => item.id);
 
-async function admin(run: Run, method: string, path: string): Promise<number> {
-  const res = await fetch(`${run.adminUrl}${path}`, { method, dispatcher: agent } as RequestInit);
-  await res.arrayBuffer();
-  return res.status;
-}
-
-/** Places the same order (same body, same Idempotency-Key) and cancels it as the team. */
+/** Places an order and cancels it as the team: one order.cancelled in the `full` key's feed. */
 async function orderAndCancel(run: Run): Promise<string> {
-  const stores = (await api(run, 'GET', '/reward-stores')).body.items;
-  const live = stores.find((s: { phase: string }) => s.phase === 'LIVE');
-  const store = (await api(run, 'GET', `/reward-stores/${live.id}?brandId=${live.brandIds[0]}&country=DE`)).body;
-  const gift = store.sections.flatMap((s: { items: { dimensions: unknown[] }[] }) => s.items).find((g: { dimensions: unknown[] }) => g.dimensions.length === 0);
-  const placed = await api(
-    run,
-    'POST',
-    '/reward-store-orders',
-    {
-      storeId: live.id,
-      brandId: live.brandIds[0],
-      productId: gift.productId,
-      variations: {},
-      coinPrice: gift.coinPrice,
-      recipient: { name: 'R', phone: '+4915112345678', address: { street: 'S 1', city: 'Berlin', postalCode: '10115', country: 'DE' } },
-    },
-    'same-order',
-  );
-  expect(placed.status).toBe(201);
-  expect(await admin(run, 'POST', `/orders/${placed.body.id}/cancel`)).toBe(200);
-  return placed.body.id as string;
+  const [order] = await placeOrders(run, 1);
+  await cancelOrder(run, order.id);
+  return order.id;
 }
 
 const invalidAfter = {
@@ -85,19 +69,20 @@ const invalidAfter = {
 describe('a sandbox restarted with the same seed on the same port', () => {
   test('keeps the seed data and keys; an order cancelled in the second run has a new id', async () => {
     const first = await start(0);
-    const seedCampaigns = (await api(first, 'GET', '/campaigns')).body.items.map((c: { id: string }) => c.id);
+    const seedCampaigns = ids(await first.api('GET', '/campaigns'));
     const firstOrder = await orderAndCancel(first);
-    const firstFeed = (await api(first, 'GET', '/events?limit=100')).body.items.map((e: { id: string }) => e.id);
+    const firstFeed = ids(await first.api('GET', '/events?limit=100'));
     await stop();
 
     const second = await start(first.port);
     expect(second.apiKey).toBe(first.apiKey);
-    expect((await api(second, 'GET', '/campaigns')).body.items.map((c: { id: string }) => c.id)).toEqual(seedCampaigns);
+    expect(ids(await second.api('GET', '/campaigns'))).toEqual(seedCampaigns);
     const secondOrder = await orderAndCancel(second);
     expect(secondOrder).not.toBe(firstOrder);
-    const secondFeed = (await api(second, 'GET', '/events?limit=100')).body.items.map((e: { id: string }) => e.id);
+    const feed = await second.api('GET', '/events?limit=100');
+    const secondFeed = ids(feed);
     // The seed's own events are the same; the events of this run (order.cancelled) are new.
-    const cancelled = (await api(second, 'GET', '/events?limit=100')).body.items.filter((e: { type: string }) => e.type === 'order.cancelled');
+    const cancelled = feed.body.items.filter((e: { type: string }) => e.type === 'order.cancelled');
     expect(cancelled.map((e: { data: { id: string } }) => e.data.id)).toEqual([secondOrder]);
     expect(secondFeed.slice(0, -1)).toEqual(firstFeed.slice(0, -1));
     expect(secondFeed.at(-1)).not.toBe(firstFeed.at(-1));
@@ -107,22 +92,22 @@ describe('a sandbox restarted with the same seed on the same port', () => {
     const first = await start(0);
     await orderAndCancel(first);
     const cursors = {
-      events: (await api(first, 'GET', '/events?limit=1')).body.nextCursor as string,
-      links: (await api(first, 'GET', '/personal-links?limit=1')).body.nextCursor as string,
-      campaigns: (await api(first, 'GET', '/campaigns?limit=1')).body.nextCursor as string,
+      events: (await first.api('GET', '/events?limit=1')).body.nextCursor as string,
+      links: (await first.api('GET', '/personal-links?limit=1')).body.nextCursor as string,
+      campaigns: (await first.api('GET', '/campaigns?limit=1')).body.nextCursor as string,
     };
     for (const cursor of Object.values(cursors)) expect(cursor).toEqual(expect.any(String));
     // Within the run the cursors work.
-    expect((await api(first, 'GET', `/events?after=${cursors.events}`)).status).toBe(200);
+    expect((await first.api('GET', `/events?after=${cursors.events}`)).status).toBe(200);
     await stop();
 
     const second = await start(first.port);
     await orderAndCancel(second);
-    expect(await api(second, 'GET', `/events?after=${cursors.events}`)).toEqual(invalidAfter);
-    expect(await api(second, 'GET', `/personal-links?after=${cursors.links}`)).toEqual(invalidAfter);
-    expect(await api(second, 'GET', `/campaigns?after=${cursors.campaigns}`)).toEqual(invalidAfter);
+    expect(await second.api('GET', `/events?after=${cursors.events}`)).toMatchObject(invalidAfter);
+    expect(await second.api('GET', `/personal-links?after=${cursors.links}`)).toMatchObject(invalidAfter);
+    expect(await second.api('GET', `/campaigns?after=${cursors.campaigns}`)).toMatchObject(invalidAfter);
     // A cursor of this run is read as before.
-    const own = (await api(second, 'GET', '/events?limit=1')).body.nextCursor;
-    expect((await api(second, 'GET', `/events?after=${own}`)).status).toBe(200);
+    const own = (await second.api('GET', '/events?limit=1')).body.nextCursor;
+    expect((await second.api('GET', `/events?after=${own}`)).status).toBe(200);
   });
 });
