@@ -9,7 +9,7 @@ export default {
     'src/api/client.ts',
     'src/api/retry.ts',
     'src/core/signature.ts',
-    'src/commands/events/feed.ts',
+    'src/features/events/feed.ts',
     // the saved cursor: read and written per profile and base URL
     'src/core/config.ts:90-93',
     'src/core/config.ts:118-123',

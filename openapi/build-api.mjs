@@ -4,6 +4,7 @@
 //   openapi.json             the document as JSON (served by the sandbox, shipped as dist/openapi.json)
 //   types.ts                 TypeScript types (openapi-typescript)
 //   constants.ts             enums, limits and patterns as constants, read by help texts and pre-checks
+//   resources.ts             one typed function per operation (getMe, listPersonalLinks, …) over ApiClient
 //   request-validators.js    ajv standalone validators of request bodies and query strings
 //   response-validators.js   ajv standalone validators of every operation's answers (tests, --validate)
 // The validators are compiled here so that no process compiles a schema at start-up.
@@ -86,6 +87,18 @@ function mergeShapes(a, b) {
   return merged;
 }
 
+/** The API key's format from the security scheme's `x-key-format`: its prefix, characters and pattern. */
+function apiKeyFormat(doc) {
+  const scheme = doc.components.securitySchemes.bearerAuth;
+  const { prefix, characters } = scheme['x-key-format'] ?? {};
+  if (typeof prefix !== 'string' || typeof characters !== 'string') throw new Error('bearerAuth x-key-format needs a prefix and characters');
+  const pattern = `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[${characters}]+$`;
+  if (scheme.bearerFormat !== `${prefix}…` || !scheme.description.includes(`\`${pattern}\``)) {
+    throw new Error(`bearerAuth: bearerFormat and description must state the key format of x-key-format (${pattern})`);
+  }
+  return { prefix, characters, pattern };
+}
+
 function constantsModule(doc, ops) {
   const s = doc.components.schemas;
   const prop = (schema, name) => deref(doc, s[schema].properties[name]);
@@ -115,7 +128,7 @@ function constantsModule(doc, ops) {
     decimal: s.Decimal.pattern,
     locale: s.Locale.pattern,
     phoneE164: s.PhoneE164.pattern,
-    apiKey: doc.components.securitySchemes.bearerAuth['x-key-pattern'],
+    apiKey: apiKeyFormat(doc).pattern,
   };
   const enums = {
     SCOPES: enumOf('Scope'),
@@ -149,12 +162,70 @@ function constantsModule(doc, ops) {
   for (const [name, values] of Object.entries(enums)) out += `export const ${name} = ${JSON.stringify(values)} as const;\n`;
   out += `/** Length limits and page sizes, as the document's schemas state them. */\nexport const LIMITS = ${JSON.stringify(limits, null, 2)} as const;\n`;
   out += `/** Regular expressions of the document's string formats (source text; build with new RegExp(…, 'u')). */\nexport const PATTERNS = ${JSON.stringify(patterns, null, 2)} as const;\n`;
+  out += `/** The API key's format (components.securitySchemes.bearerAuth x-key-format): prefix, characters of the rest, pattern. */\nexport const API_KEY = ${JSON.stringify(apiKeyFormat(doc), null, 2)} as const;\n`;
   out += `/** Every operation: method, path under the base URL, operationId, the scope it needs and whether it takes a body. */\nexport const OPERATIONS = ${JSON.stringify(opList, null, 2)} as const;\n`;
   out += `export type OperationId = (typeof OPERATIONS)[number]['operationId'];\n`;
   const shapes = Object.fromEntries(['Campaign', 'PersonalLink', 'RewardStoreOrder', 'RewardStoreSummary', 'RewardStore', 'Me', 'Event'].map((name) => [name, fieldShape(doc, s[name])]));
   out += `/** The fields of each answer object (\`true\` a leaf, else its own fields), for --fields and CSV columns. */\nexport const FIELD_SHAPES = ${JSON.stringify(shapes, null, 2)} as const;\n`;
   out += `/** Required members of each operation's body and query, as dotted paths (\`[]\` for any index). */\nexport const REQUIRED_FIELDS: Partial<Record<OperationId, readonly string[]>> = ${JSON.stringify(required)};\n`;
   out += `/** Query parameters of integer type, per operation (query strings are text until read). */\nexport const QUERY_INTEGERS: Partial<Record<OperationId, readonly string[]>> = ${JSON.stringify(integers)};\n`;
+  return out;
+}
+
+/** `{linkId}` → `${encodeURIComponent(linkId)}`: the path template as a TypeScript template literal. */
+function pathExpression(path) {
+  return `\`${path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name) => `\${encodeURIComponent(${name})}`)}\``;
+}
+
+/**
+ * One thin typed function per operation (`getMe`, `listPersonalLinks`, `createPersonalLink`, …):
+ * path parameters in the template's order and encoded, then the query (typed from the parameters),
+ * then the body (typed from the request schema), then options (signal, retry, and Idempotency-Key
+ * where the operation takes it); the answer is typed from the operation's 2xx response. A list
+ * operation also carries its `path`, for the shared pager and the CSV columns of its resource.
+ */
+function resourcesModule(doc, ops) {
+  let out = `${HEADER}import type { ApiClient, ApiResponse, RequestOptions } from '../client.js';
+import type { operations } from './types.js';
+
+/** What every call takes besides its parameters. */
+export type CallOptions = Pick<RequestOptions, 'signal' | 'retry'>;
+type Json<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
+type Body<Op extends keyof operations> = Json<NonNullable<operations[Op]['requestBody']>>;
+`;
+  for (const { method, path, op } of ops) {
+    const id = op.operationId;
+    const Name = id[0].toUpperCase() + id.slice(1);
+    const params = (op.parameters ?? []).map((p) => deref(doc, p));
+    const pathNames = [...path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]);
+    for (const name of pathNames) if (!params.some((p) => p.in === 'path' && p.name === name)) throw new Error(`${id}: path parameter ${name} is not described`);
+    const query = params.filter((p) => p.in === 'query');
+    const idempotency = params.find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+    const success = Object.keys(op.responses).find((status) => /^2\d\d$/.test(status));
+    if (success === undefined) throw new Error(`${id}: no 2xx response`);
+    const args = ['client: ApiClient', ...pathNames.map((name) => `${name}: string`)];
+    if (query.length > 0) {
+      out += `export type ${Name}Query = Query<'${id}'>;\n`;
+      args.push(query.some((p) => p.required) ? `query: ${Name}Query` : `query: ${Name}Query = {}`);
+    }
+    if (op.requestBody) {
+      out += `export type ${Name}Body = Body<'${id}'>;\n`;
+      args.push(`body: ${Name}Body`);
+    }
+    out += `export type ${Name}Result = Json<operations['${id}']['responses'][${success}]>;\n`;
+    if (idempotency?.required) args.push('options: CallOptions & { idempotencyKey: string }');
+    else if (idempotency) args.push('options: CallOptions & { idempotencyKey?: string } = {}');
+    else args.push('options: CallOptions = {}');
+    // A POST the description gives no body (POST /webhooks:test) sends none, and no Content-Type.
+    const body = op.requestBody ? 'body' : undefined;
+    const extra = [...(query.length > 0 ? ['query'] : []), ...(body ? [body] : [])];
+    const request = extra.length > 0 ? `{ ...options, ${extra.join(', ')} }` : 'options';
+    out += `/** ${method} ${path}: ${op.summary ?? id}. */\n`;
+    out += `export function ${id}(${args.join(', ')}): Promise<ApiResponse<${Name}Result>> {\n`;
+    out += `  return client.request<${Name}Result>('${method}', ${pathExpression(path)}, ${request});\n}\n`;
+    if (method === 'GET' && query.some((p) => p.name === 'after')) out += `${id}.path = ${JSON.stringify(path)} as const;\n`;
+  }
   return out;
 }
 
@@ -220,6 +291,7 @@ export async function generate(doc) {
   const ops = operations(doc);
   writeGenerated(new URL('openapi.json', GENERATED), JSON.stringify(doc));
   writeGenerated(new URL('constants.ts', GENERATED), constantsModule(doc, ops));
+  writeGenerated(new URL('resources.ts', GENERATED), resourcesModule(doc, ops));
 
   const { default: openapiTS, astToString } = await import('openapi-typescript');
   writeGenerated(new URL('types.ts', GENERATED), HEADER + astToString(await openapiTS(structuredClone(doc))));

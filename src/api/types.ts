@@ -16,6 +16,7 @@ import {
 } from './generated/constants.js';
 
 export {
+  API_KEY,
   API_VERSION,
   COUNTRY_CODES,
   ERROR_CODES,
@@ -42,6 +43,7 @@ export type ErrorCode = Schemas['ErrorCode'];
 export type KnownErrorCode = Schemas['KnownErrorCode'];
 export type FieldErrorCode = Schemas['FieldErrorCode'];
 export type GiftNotAvailableReason = Schemas['GiftNotAvailableReason'];
+export type CountryCode = Schemas['CountryCode'];
 
 export const LINK_STATUSES: readonly LinkStatus[] = LINK_STATUS_VALUES;
 export const ORDER_STATUSES: readonly OrderStatus[] = ORDER_STATUS_VALUES;

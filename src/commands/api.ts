@@ -1,10 +1,12 @@
 import { STATUS_CODES } from 'node:http';
 import { ApiClient, type ApiResponse } from '../api/client.js';
 import { pages } from '../api/paginate.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../app/context.js';
 import { UsageError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { readFileOrStdin } from '../core/stdin.js';
+import type { Command } from 'commander';
+import { collect, examples } from './declare.js';
 
 interface Options {
   data?: string;
@@ -20,6 +22,20 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const CONNECTION_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection']);
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+export function declare(command: Command): void {
+  command
+    .argument('<method>', 'GET, POST, PUT, PATCH or DELETE')
+    .argument('<path>', 'path relative to the base URL, e.g. /me')
+    .description('make a raw API call with auth, retries, idempotency and error rendering')
+    .addHelpText('after', '\nThe API is described in OpenAPI 3.1: openapi/openapi.yaml in the package (dist/openapi.json as JSON),\nand GET {baseUrl}/openapi.json on `svc sandbox` (no key needed).')
+    .option('--data <json>', 'request body as JSON, or @file, or @- for stdin')
+    .option('--paginate', 'follow nextCursor and print every item')
+    .option('--idempotency-key <key>', 'Idempotency-Key for a POST (default: a fresh UUID)')
+    .option('-i, --include', 'print the response status line and headers before the body')
+    .option('-H, --header <header>', 'add a request header, "Name: value" (repeatable)', collect, [])
+    .addHelpText('after', examples('svc api GET /me', 'svc api GET "/personal-links?status=ACTIVE" --paginate', 'svc api POST /personal-links --data @link.json', 'svc api -i GET /me', 'svc api GET /events -H "Accept-Language: de-DE"'));
+}
 
 export async function run(ctx: Context, opts: Options, [rawMethod, path]: string[]): Promise<void> {
   const method = rawMethod.toUpperCase();

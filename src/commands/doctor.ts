@@ -7,12 +7,15 @@
  * pass, 1 otherwise; a refused or revoked key is a failed check, never a crash.
  */
 import { lstat } from 'node:fs/promises';
+import { getMe, testWebhook } from '../api/resources.js';
 import { headerValue, type ApiClient, type ApiResponse } from '../api/client.js';
-import type { Me, WebhookTestResult } from '../api/types.js';
-import type { Context, ResolvedProfile } from '../core/context.js';
+import type { Me } from '../api/types.js';
+import type { Context, ResolvedProfile } from '../app/context.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
-import { maskKey } from '../core/secrets.js';
+import { MASKED_KEY, isApiKeyFormat, maskKey } from '../api/keys.js';
+import type { Command } from 'commander';
+import { examples } from './declare.js';
 
 interface Options {
   webhook?: boolean;
@@ -28,7 +31,13 @@ export interface Check {
 
 /** The signature tolerance of the API: a receiver rejects timestamps further than this from its clock. */
 const TOLERANCE_SECONDS = 300;
-const KEY_FORMAT = /^svc_live_[A-Za-z0-9_-]+$/;
+
+export function declare(command: Command): void {
+  command
+    .description('check config, key, API, clock and webhook setup; one line each with a fix')
+    .option('--webhook', "also send a test delivery to the key's webhook URL (POST /webhooks:test)")
+    .addHelpText('after', examples('svc doctor', 'svc --profile staging doctor --webhook', 'svc doctor -o json | jq ".[] | select(.ok | not)"'));
+}
 
 export async function run(ctx: Context, opts: Options): Promise<number> {
   const checks: Check[] = [];
@@ -86,7 +95,7 @@ async function callMe(ctx: Context): Promise<MeResult> {
   }
   const started = performance.now();
   try {
-    const response = await client.request<Me>('GET', '/me', { signal: ctx.signal, retry: false });
+    const response = await getMe(client, { signal: ctx.signal, retry: false });
     return { ok: true, response, elapsedMs: Math.round(performance.now() - started) };
   } catch (error) {
     if (error instanceof SvcError && error.exitCode !== ExitCode.interrupted) return { ok: false, error };
@@ -106,8 +115,8 @@ function keyCheck(ctx: Context, profile: ResolvedProfile | undefined, me: MeResu
   }
   const where = ctx.env.SVC_API_KEY ? 'SVC_API_KEY (environment)' : `profile ${profile.name} (${storageOf(profile)})`;
   const masked = maskKey(profile.apiKey);
-  if (!KEY_FORMAT.test(profile.apiKey)) {
-    return { check: 'key', ok: false, detail: `${masked} from ${where} is not of the form svc_live_…`, hint: 'copy the whole key as the administrator showed it' };
+  if (!isApiKeyFormat(profile.apiKey)) {
+    return { check: 'key', ok: false, detail: `${masked} from ${where} is not of the form ${MASKED_KEY}`, hint: 'copy the whole key as the administrator showed it' };
   }
   if (me && !me.ok && me.error.exitCode === ExitCode.auth) {
     return { check: 'key', ok: false, detail: `${masked} from ${where} was refused: ${terminalSafeLine(me.error.message)}`, hint: 'the key is revoked, unknown, or API access is off: ask the administrator for a new key, then svc login' };
@@ -160,7 +169,7 @@ async function webhookCheck(ctx: Context, me: MeResult | undefined, test: boolea
   if (!test) return { check: 'webhook', ok: true, detail: `URL ${safeUrl} (svc doctor --webhook sends a test delivery)` };
   const client = await ctx.client();
   try {
-    const { body } = await client.post<WebhookTestResult>('/webhooks:test', undefined, { signal: ctx.signal, retry: false });
+    const { body } = await testWebhook(client, { signal: ctx.signal, retry: false });
     const status = body?.responseStatus;
     if (typeof status === 'number' && status >= 200 && status < 300) return { check: 'webhook', ok: true, detail: `URL ${safeUrl} answered the test delivery with ${status}` };
     return {

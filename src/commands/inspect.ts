@@ -3,22 +3,25 @@
  * order: a miss is not an error until both miss) and every feed event whose `data.id` is ID,
  * oldest first (the feed's save order).
  *
- * The feed is read through the shared paginator, 100 events a page, keeping only this record's
+ * The feed is read through the shared paginator, the largest page at a time, keeping only this record's
  * events, so memory stays flat however long the feed. The API cannot start the feed at a time, so
  * `--since` cannot shorten the read: every kept page is read and events that occurred before it are
  * left out. (The feed is in save order, not sorted by occurredAt, so no early stop is safe.)
  */
-import { pages } from '../api/paginate.js';
+import { pagesOf } from '../api/paginate.js';
+import { getPersonalLink, getRewardStoreOrder, listEvents } from '../api/resources.js';
 import { defaultColumns } from '../api/resource-fields.js';
-import type { PersonalLink, RewardStoreOrder, SvcEvent } from '../api/types.js';
+import { API_LIMITS, type PersonalLink, type RewardStoreOrder, type SvcEvent } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../app/context.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
 import { cellText, valueAt } from '../core/fields.js';
 import type { Column, Output } from '../core/output.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { parseSince, parseTimestamp } from '../core/time.js';
-import * as validate from '../core/validate.js';
+import * as validate from '../api/checks.js';
+import type { Command } from 'commander';
+import { examples, fieldsOption } from './declare.js';
 
 interface Options {
   since?: string;
@@ -31,6 +34,15 @@ export class NotFoundError extends SvcError {
   constructor(id: string) {
     super(`no link or order with id ${id} for this key`, ExitCode.notFound, 'not_found', 'inspect takes a personal link id or a store order id this key can read');
   }
+}
+
+export function declare(command: Command): void {
+  command
+    .argument('<id>', 'a link id or an order id')
+    .description('a link or order and its history from the event feed, oldest first')
+    .option('--since <time|duration>', 'read events that occurred at or after this: 15m, 2h, 7d or an ISO time (default: the whole feed, 30 days)')
+    .addOption(fieldsOption('event'))
+    .addHelpText('after', examples('svc inspect <id>', 'svc inspect <id> --since 2d', 'svc inspect <id> -o json | jq .events[].type', 'svc inspect <id> -o csv --fields occurredAt,type,data.status'));
 }
 
 export async function run(ctx: Context, opts: Options, [rawId]: string[]): Promise<void> {
@@ -46,9 +58,9 @@ export async function run(ctx: Context, opts: Options, [rawId]: string[]): Promi
 /** GET the link, then the order; a 404 (or a 403 for a scope the key lacks) is a miss, not an error. */
 export async function findRecord(client: ApiClient, id: string, signal: AbortSignal): Promise<Found> {
   const misses: ApiError[] = [];
-  for (const [kind, path] of [['link', '/personal-links/'], ['order', '/reward-store-orders/']] as const) {
+  for (const [kind, read] of [['link', getPersonalLink], ['order', getRewardStoreOrder]] as const) {
     try {
-      const record = await client.get<never>(`${path}${id}`, { signal });
+      const record = (await read(client, id, { signal })).body;
       return { kind, record } as Found;
     } catch (error) {
       if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 403)) throw error;
@@ -67,7 +79,7 @@ async function history(ctx: Context, client: ApiClient, id: string, sinceMicros:
   let pageCount = 0;
   let read = 0;
   try {
-    for await (const page of pages<SvcEvent>(client, '/events', { limit: 100, all: true, signal: ctx.signal })) {
+    for await (const page of pagesOf(client, listEvents, { limit: API_LIMITS.pageSizeMax, all: true, signal: ctx.signal })) {
       pageCount++;
       read += page.items.length;
       for (const event of page.items) if (belongs(event, id, sinceMicros)) kept.push(event);

@@ -1,10 +1,19 @@
-import type { Me } from '../api/types.js';
-import type { Context } from '../core/context.js';
-import { maskKey } from '../core/secrets.js';
+import { getMe } from '../api/resources.js';
+import type { Context } from '../app/context.js';
+import { maskKey } from '../api/keys.js';
+import type { Command } from 'commander';
+import { examples, fieldsOption } from './declare.js';
+
+export function declare(command: Command): void {
+  command
+    .description('show the calling key, account setup and usable brands (GET /me)')
+    .addOption(fieldsOption('me'))
+    .addHelpText('after', examples('svc me', 'svc me -o json | jq .tenant.locales'));
+}
 
 export async function run(ctx: Context): Promise<void> {
   const client = await ctx.client();
-  const me = await client.get<Me>('/me', { signal: ctx.signal });
+  const me = (await getMe(client, { signal: ctx.signal })).body;
   const output = await ctx.output();
   const profile = await ctx.profile();
   await output.object(me, async (value) => {

@@ -1,8 +1,10 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import type { Context } from '../core/context.js';
+import type { Context } from '../app/context.js';
 import { FailureError, UsageError } from '../core/errors.js';
 import { terminalSafe } from '../core/sanitize.js';
 import * as validate from '../core/validate.js';
+import type { Command } from 'commander';
+import { examples } from './declare.js';
 
 interface Options {
   host?: string;
@@ -20,6 +22,21 @@ interface Options {
 }
 
 export const SANDBOX_PROFILE = 'sandbox';
+
+export function declare(command: Command): void {
+  command
+    .description('run the local, stateful sandbox of the whole API')
+    .option('--host <host>', 'address to listen on (default 127.0.0.1)')
+    .option('--port <port>', 'port (default 4010; 0 picks a free one)')
+    .option('--approval-required', 'new links and orders start as REQUESTED')
+    .option('--rate-limit <perMinute>', 'requests a minute per key (default 3000)')
+    .option('--faults <spec>', 'inject faults, e.g. errorRate=0.1,resetRate=0.05,rateLimitRate=0.05,delayMs=0')
+    .option('--seed <n>', 'seed for the generated data and keys (default: the data of seed 1 with random keys)')
+    .option('--no-profile', 'do not save the "sandbox" profile')
+    .option('--verbose', 'log every request and webhook delivery on stderr (default: start-up line and errors only)')
+    .option('--log <file>', 'append every request and webhook delivery to this file')
+    .addHelpText('after', examples('svc sandbox', 'svc sandbox --port 0 --seed 7 --approval-required', 'svc sandbox --faults errorRate=0.2,resetRate=0.05', 'svc sandbox --log sandbox.log &'));
+}
 
 export async function run(ctx: Context, opts: Options): Promise<number> {
   const port = validate.port(opts.port, 4010);

@@ -11,15 +11,18 @@
  * REQUESTED link is approved before it is claimed; an order is approved, shipped, delivered).
  */
 import type { ApiClient } from '../api/client.js';
-import { EVENT_TYPES, type EventType, type Me, type PersonalLink, type RewardStore, type RewardStoreOrder, type RewardStoreSummary } from '../api/types.js';
-import type { Context } from '../core/context.js';
+import { getMe, getPersonalLink, getRewardStore, getRewardStoreOrder, listRewardStores, placeRewardStoreOrder, testWebhook } from '../api/resources.js';
+import { API_LIMITS, EVENT_TYPES, type CountryCode, type EventType, type Me, type PersonalLink, type RewardStoreOrder } from '../api/types.js';
+import type { Context } from '../app/context.js';
 import { ApiError, ExitCode, FailureError, SvcError, UsageError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
-import * as validate from '../core/validate.js';
-import { feed, type FeedEvent } from './events/feed.js';
+import * as validate from '../api/checks.js';
+import { feed, type FeedEvent } from '../features/events/feed.js';
 import type { DeliveryRecord as Delivery } from '../api/sandbox-admin.js';
-import { SandboxAdmin } from './trigger-sandbox.js';
+import { SandboxAdmin } from '../features/sandbox-admin.js';
 import { jsonText } from '../core/sanitize.js';
+import type { Command } from 'commander';
+import { examples } from './declare.js';
 
 export interface TriggerOptions {
   link?: string;
@@ -28,6 +31,15 @@ export interface TriggerOptions {
 
 interface Settings {
   approvalRequired: boolean;
+}
+
+export function declare(command: Command): void {
+  command
+    .argument('<type>', 'event type: personal_link.created|approved|claimed|cancelled|expired, order.approved|cancelled|sent|completed, ping')
+    .description('sandbox only: make the sandbox produce an event of TYPE and print the events it caused')
+    .option('--link <id>', 'act on this link instead of creating one')
+    .option('--order <id>', 'act on this order (placed by this key) instead of placing one')
+    .addHelpText('after', examples('svc --profile sandbox trigger order.cancelled', 'svc trigger personal_link.approved', 'svc trigger order.sent --order <id>', 'svc trigger ping'));
 }
 
 export async function run(ctx: Context, opts: TriggerOptions, args: string[]): Promise<number | void> {
@@ -46,7 +58,7 @@ export async function run(ctx: Context, opts: TriggerOptions, args: string[]): P
   const admin = await SandboxAdmin.open(profile.baseUrl, ctx.signal);
   try {
     const client = await ctx.client();
-    const me = await client.get<Me>('/me', { signal: ctx.signal });
+    const me = (await getMe(client, { signal: ctx.signal })).body;
     if (eventType === 'ping') return await ping(ctx, client, admin, me);
     const scope = eventType.startsWith('order.') ? 'REWARD_STORES' : 'PERSONAL_LINKS';
     if (!me.key.scopes.includes(scope)) {
@@ -69,7 +81,7 @@ export async function run(ctx: Context, opts: TriggerOptions, args: string[]): P
 /** The cursor at the end of the key's feed now (null when the feed is empty). */
 async function feedEnd(client: ApiClient, signal: AbortSignal): Promise<string | undefined> {
   let cursor: string | undefined;
-  for await (const element of feed({ client, limit: 100, follow: false, intervalMs: 0, signal })) {
+  for await (const element of feed({ client, limit: API_LIMITS.pageSizeMax, follow: false, intervalMs: 0, signal })) {
     if (element.kind !== 'status' && element.cursor !== null) cursor = element.cursor;
   }
   return cursor;
@@ -78,7 +90,7 @@ async function feedEnd(client: ApiClient, signal: AbortSignal): Promise<string |
 /** The events after `after` about the records this trigger touched, in feed order. */
 async function eventsAfter(client: ApiClient, after: string | undefined, touched: Set<string>, signal: AbortSignal): Promise<FeedEvent[]> {
   const caused: FeedEvent[] = [];
-  for await (const element of feed({ client, after, limit: 100, follow: false, intervalMs: 0, signal })) {
+  for await (const element of feed({ client, after, limit: API_LIMITS.pageSizeMax, follow: false, intervalMs: 0, signal })) {
     if (element.kind !== 'page') continue;
     for (const item of element.events) {
       const id = (item.event?.data as { id?: unknown } | undefined)?.id;
@@ -99,7 +111,7 @@ async function ping(ctx: Context, client: ApiClient, admin: SandboxAdmin, me: Me
     );
   }
   const seen = (await admin.call<{ items: Delivery[] }>('GET', '/deliveries')).items.length;
-  const result = (await client.post<{ responseStatus: number | null; error: string | null }>('/webhooks:test', undefined, { retry: false, signal: ctx.signal })).body;
+  const result = (await testWebhook(client, { retry: false, signal: ctx.signal })).body;
   const delivered = (await admin.call<{ items: Delivery[] }>('GET', '/deliveries')).items.slice(seen).filter((d) => d.type === 'ping' && d.keyName === me.key.name);
   for (const delivery of delivered) await ctx.io.write(`${jsonText(delivery, undefined, ctx.io.stdoutIsTTY)}\n`);
   const status = result?.responseStatus;
@@ -156,7 +168,7 @@ class Trigger {
   // ---- links ----
 
   private async link(id: string): Promise<PersonalLink> {
-    const link = await this.client.get<PersonalLink>(`/personal-links/${id}`, { signal: this.ctx.signal });
+    const link = (await getPersonalLink(this.client, id, { signal: this.ctx.signal })).body;
     this.touched.add(link.id);
     return link;
   }
@@ -198,7 +210,7 @@ class Trigger {
   private async orderEvent(type: 'order.approved' | 'order.cancelled' | 'order.sent' | 'order.completed', orderId: string | undefined): Promise<void> {
     let order: RewardStoreOrder;
     if (orderId !== undefined) {
-      order = await this.client.get<RewardStoreOrder>(`/reward-store-orders/${orderId}`, { signal: this.ctx.signal });
+      order = (await getRewardStoreOrder(this.client, orderId, { signal: this.ctx.signal })).body;
     } else {
       order = await this.placeOrder(type === 'order.approved');
     }
@@ -236,13 +248,13 @@ class Trigger {
   /** An order placed by this key for the first gift it can order in a LIVE store; REQUESTED if asked, else as the account's settings make it. */
   private async placeOrder(requested: boolean): Promise<RewardStoreOrder> {
     const signal = this.ctx.signal;
-    const stores = await this.client.get<{ items: RewardStoreSummary[] }>('/reward-stores', { query: { limit: 100 }, signal });
-    const gifts = await this.admin.call<{ items: { storeId: string; countries?: string[] }[] }>('GET', '/gifts');
+    const stores = (await listRewardStores(this.client, { limit: API_LIMITS.pageSizeMax }, { signal })).body;
+    const gifts = await this.admin.call<{ items: { storeId: string; countries?: CountryCode[] }[] }>('GET', '/gifts');
     for (const store of stores.items.filter((s) => s.phase === 'LIVE')) {
-      const countries = [...new Set(['DE', ...gifts.items.filter((g) => g.storeId === store.id).flatMap((g) => g.countries ?? [])])];
+      const countries = [...new Set<CountryCode>(['DE', ...gifts.items.filter((g) => g.storeId === store.id).flatMap((g) => g.countries ?? [])])];
       for (const brandId of store.brandIds.filter((id) => this.brandIds.includes(id))) {
         for (const country of countries) {
-          const read = await this.client.get<RewardStore>(`/reward-stores/${store.id}`, { query: { brandId, country, locale: 'en-US' }, signal });
+          const read = (await getRewardStore(this.client, store.id, { brandId, country, locale: 'en-US' }, { signal })).body;
           const items = read.sections.flatMap((section) => section.items);
           // Gifts without options first: they are never sold out.
           const ordered = [...items.filter((g) => g.dimensions.length === 0), ...items.filter((g) => g.dimensions.length > 0 && g.combinations.length > 0)];
@@ -257,7 +269,7 @@ class Trigger {
               customFields: this.requiredAnswers(),
             };
             try {
-              const place = () => this.client.post<RewardStoreOrder>('/reward-store-orders', body, { idempotencyKey: crypto.randomUUID(), signal });
+              const place = () => placeRewardStoreOrder(this.client, body, { idempotencyKey: crypto.randomUUID(), signal });
               return (requested ? await this.withApprovalRequired(place) : await place()).body;
             } catch (error) {
               // Sold out, price moved, not orderable here: try the next gift.

@@ -2,7 +2,7 @@
  * `svc verify-signature`: checks a Svc-Signature header against the raw payload bytes, prints a
  * verdict with its evidence and, when invalid, the mistake that explains it. Exit 0 valid, 1 invalid.
  */
-import type { Context } from '../core/context.js';
+import type { Context } from '../app/context.js';
 import { ExitCode, FailureError, UsageError } from '../core/errors.js';
 import * as validate from '../core/validate.js';
 import type { Output } from '../core/output.js';
@@ -11,6 +11,8 @@ import { DEFAULT_TOLERANCE_SECONDS, verifySignature, type InvalidReason, type Ve
 import { diagnose, type Cause } from '../core/signature-diagnose.js';
 import { knownSecrets, resolveWebhookSecret } from '../core/signature-secret.js';
 import { readFileOrStdin } from '../core/stdin.js';
+import type { Command } from 'commander';
+import { examples } from './declare.js';
 
 export interface VerifyOptions {
   header?: string;
@@ -37,6 +39,17 @@ export interface VerifyReport {
   expected: string | null;
   signatureMatches: boolean;
   secretSource: string;
+}
+
+export function declare(command: Command): void {
+  command
+    .description('check a Svc-Signature header against a payload and explain why it fails')
+    .option('--header <value>', 'the Svc-Signature header value')
+    .option('--payload-file <file>', 'the raw body as received (- reads stdin)')
+    .option('--secret-stdin', 'read the webhook secret from stdin (else SVC_WEBHOOK_SECRET, then the profile)')
+    .option('--tolerance <seconds>', 'allowed clock skew (default 300)')
+    .option('--now <unix>', 'check as if the time were this (unix seconds)')
+    .addHelpText('after', examples('svc verify-signature --header "t=1763719200,v1=5f…" --payload-file body.json', 'svc verify-signature --header "$SIG" --payload-file - < body.json'));
 }
 
 export async function run(ctx: Context, opts: VerifyOptions): Promise<number> {

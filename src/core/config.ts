@@ -9,6 +9,7 @@ import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { ExitCode, SvcError, UsageError } from './errors.js';
+import { isLoopbackHost } from './net.js';
 
 export interface Profile {
   baseUrl: string;
@@ -201,32 +202,6 @@ function nullObject<T extends object>(value: T): T {
   const copy = Object.create(null) as T;
   for (const [key, entry] of Object.entries(value)) (copy as Record<string, unknown>)[key] = entry;
   return copy;
-}
-
-const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
-
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
-
-/**
- * Checks a URL svc will POST deliveries to (`--forward-to`): https:// anywhere, plain http:// only to a
- * loopback host (never to 169.254.169.254 or a private address), no user name or password. Refused
- * before any connection is made.
- */
-export function validateForwardUrl(raw: string, source = '--forward-to'): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new UsageError(`${source}: not a URL`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`${source}: must be an https:// URL, got ${url.protocol}`);
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new UsageError(`${source}: plain http:// only to a loopback host (localhost, 127.0.0.1, [::1]); use https:// for ${url.hostname}`);
-  }
-  if (url.username || url.password) throw new UsageError(`${source}: must not carry a user name or password`);
-  return url.toString();
 }
 
 /** Checks a base URL: absolute, http(s), and plain http only for loopback hosts. Returns it without a trailing slash. */

@@ -1,27 +1,6 @@
-/** Masking and redaction: keys and webhook secrets never reach a screen or a log in full. */
-
-const KEY_PREFIX = 'svc_live_';
-
-/** `svc_live_…abcd`: enough to tell keys apart, never enough to use one. */
-export function maskKey(key: string | undefined | null): string {
-  if (!key) return '';
-  const tail = key.length > 12 ? key.slice(-4) : '';
-  return key.startsWith(KEY_PREFIX) ? `${KEY_PREFIX}…${tail}` : `…${tail}`;
-}
-
-const KEY_PATTERN = /svc_live_[A-Za-z0-9_-]+/g;
-const SECRET_FIELDS = /("(?:apiKey|webhookSecret|secret|authorization)"\s*:\s*")[^"]*(")/gi;
-
-/** Removes API keys and secret-bearing JSON members from a text before it is logged. */
-export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text.replace(KEY_PATTERN, (key) => maskKey(key)).replace(SECRET_FIELDS, '$1[redacted]$2');
-  for (const secret of secrets) {
-    if (secret && secret.length >= 8) out = out.split(secret).join('[redacted]');
-  }
-  return out;
-}
-
 /**
+ * Players' personal data stays out of logs (API keys and webhook secrets: api/keys.ts).
+ *
  * Members that carry a player's personal data, in requests, responses and events: names, e-mail,
  * phone, the postal address, messages and custom-field answers (`textValue`, `checked`).
  * `recipient` and `address` are replaced whole. Other members (ids, statuses, prices) stay readable.

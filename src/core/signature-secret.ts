@@ -2,7 +2,7 @@
  * Where the webhook secret comes from, in the contract's order: `--secret-stdin`, then
  * SVC_WEBHOOK_SECRET, then the profile. The secret is never printed; only its source is named.
  */
-import type { Context } from './context.js';
+import type { Context } from '../app/context.js';
 import { UsageError } from './errors.js';
 import type { KnownSecret } from './signature-diagnose.js';
 import { readAll } from './stdin.js';

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { API_KEY } from '../api/types.js';
 import { MICROS_PER_DAY, type VirtualClock } from './clock.js';
 import type { ApiKeyRecord, Brand, Campaign, CustomField, Gift, GiftDimension, RewardStore, Scope } from './models.js';
 import { SeededRandom } from './random.js';
@@ -29,9 +30,9 @@ export function createSeededState(clock: VirtualClock, options: FixtureOptions):
   const allBrandIds = brands.map((b) => b.id);
 
   const key = (name: string, scopes: Scope[], brandIds: string[]): ApiKeyRecord => {
-    const seeded = { apiKey: `svc_live_${random.alphanumeric(32)}`, webhookSecret: random.hex(64) };
+    const seeded = { apiKey: `${API_KEY.prefix}${random.alphanumeric(32)}`, webhookSecret: random.hex(64) };
     // Without --seed nobody can predict a sandbox's keys (another user on the machine, a web page).
-    const secrets = options.randomKeys ? { apiKey: `svc_live_${randomAlphanumeric(32)}`, webhookSecret: randomBytes(32).toString('hex') } : seeded;
+    const secrets = options.randomKeys ? { apiKey: `${API_KEY.prefix}${randomAlphanumeric(32)}`, webhookSecret: randomBytes(32).toString('hex') } : seeded;
     return { name, ...secrets, scopes, brandIds, webhookUrl: null, revoked: false };
   };
   const keys = [

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MASKED_KEY, isApiKeyFormat } from '../api/keys.js';
 import { ApiProblem, rateLimited } from './errors.js';
 import { type Faults, type FaultDecision, answerFaultBeforeCall, decideFault } from './faults.js';
 import { acceptsJson, readJsonBody, sendJson } from './http.js';
@@ -27,7 +28,6 @@ export interface RequestTarget {
   query: URLSearchParams;
 }
 
-const API_KEY = /^svc_live_[A-Za-z0-9]+$/;
 const refuse = (detail: string): ApiProblem => new ApiProblem(401, 'invalid_api_key', detail, {}, { 'WWW-Authenticate': 'Bearer' });
 const BEARER = /^Bearer +(\S+)$/i;
 
@@ -58,7 +58,7 @@ export function createApiPipeline(services: PipelineServices): (req: IncomingMes
   function findKey(header: string | undefined): ApiKeyRecord {
     if (header === undefined || header.trim() === '') throw refuse('The Authorization header is missing; send Authorization: Bearer <API_KEY>.');
     const token = BEARER.exec(header.trim())?.[1];
-    if (token === undefined || !API_KEY.test(token)) throw refuse('The Authorization header is not "Bearer svc_live_…".');
+    if (token === undefined || !isApiKeyFormat(token)) throw refuse(`The Authorization header is not "Bearer ${MASKED_KEY}".`);
     const key = state.keyByApiKey(token);
     if (key === undefined) throw refuse('The API key is not known.');
     return key;

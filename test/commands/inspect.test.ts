@@ -2,7 +2,7 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as inspect } from '../../src/commands/inspect.js';
-import { Context } from '../../src/core/context.js';
+import { Context } from '../../src/app/context.js';
 import type { IOStreams } from '../../src/core/io.js';
 import { runInProcess } from '../helpers/run.js';
 import { tempConfigDir } from '../helpers/svc.js';

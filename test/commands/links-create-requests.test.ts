@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { run as createLink } from '../../src/commands/links/create.js';
-import { Context } from '../../src/core/context.js';
+import { Context } from '../../src/app/context.js';
 import type { IOStreams } from '../../src/core/io.js';
 import type { Choice, Prompter } from '../../src/core/prompter.js';
 import { ApiDouble } from '../helpers/double.js';

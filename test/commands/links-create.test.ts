@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { ApiClient } from '../../src/api/client.js';
 import { run } from '../../src/commands/links/create.js';
-import { Context } from '../../src/core/context.js';
+import { Context } from '../../src/app/context.js';
 import type { IOStreams } from '../../src/core/io.js';
 import type { Choice, Prompter } from '../../src/core/prompter.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { ApiClient } from '../../src/api/client.js';
 import { run } from '../../src/commands/links/ls.js';
-import { Context } from '../../src/core/context.js';
+import { Context } from '../../src/app/context.js';
 import type { IOStreams } from '../../src/core/io.js';
 
 const CAMPAIGN = '0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11';

@@ -9,7 +9,7 @@ import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { run } from '../../src/commands/orders/place.js';
-import { Context } from '../../src/core/context.js';
+import { Context } from '../../src/app/context.js';
 import { ApiError } from '../../src/core/errors.js';
 import type { IOStreams } from '../../src/core/io.js';
 import type { Prompter } from '../../src/core/prompter.js';

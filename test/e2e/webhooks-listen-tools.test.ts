@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateForwardUrl } from '../../src/core/config.js';
+import { deliveryUrl } from '../../src/core/net.js';
 import { fileNameFor } from '../../src/commands/webhooks/listen.js';
 import { BIN, svc, tempConfigDir } from '../helpers/svc.js';
 
@@ -179,11 +179,11 @@ describe('webhooks listen --save-dir --forward-to', () => {
 
 describe('--forward-to plain http only to loopback', () => {
   it.each(['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/hooks', 'http://example.com/hooks'])('refuses %s before any connection (in-process)', (target) => {
-    expect(() => validateForwardUrl(target)).toThrow(`--forward-to: plain http:// only to a loopback host (localhost, 127.0.0.1, [::1]); use https:// for ${new URL(target).hostname}`);
+    expect(() => deliveryUrl(target, '--forward-to')).toThrow(`--forward-to: plain http:// only to a loopback host (127.0.0.1, ::1, localhost); use https:// for ${new URL(target).hostname}`);
   });
 
   it('accepts https anywhere and http to loopback', () => {
-    for (const target of ['https://hooks.example.com/in', 'http://127.0.0.1:3000/in', 'http://localhost:3000/in', 'http://[::1]:3000/in']) expect(validateForwardUrl(target)).toBe(new URL(target).toString());
+    for (const target of ['https://hooks.example.com/in', 'http://127.0.0.1:3000/in', 'http://localhost:3000/in', 'http://[::1]:3000/in']) expect(deliveryUrl(target, '--forward-to')).toBe(new URL(target).toString());
   });
 
   it('exits 2 with one line, listening and connecting to nothing', async () => {
@@ -191,7 +191,7 @@ describe('--forward-to plain http only to loopback', () => {
     expect([result.exitCode, result.stdout, result.stderr]).toEqual([
       2,
       '',
-      'error: usage_error: --forward-to: plain http:// only to a loopback host (localhost, 127.0.0.1, [::1]); use https:// for 169.254.169.254',
+      'error: usage_error: --forward-to: plain http:// only to a loopback host (127.0.0.1, ::1, localhost); use https:// for 169.254.169.254',
     ]);
   });
 
@@ -229,7 +229,7 @@ describe.runIf(unshareWorks)('refusals inside a network namespace with only loop
       encoding: 'utf8',
       timeout: 20_000,
     });
-    expect(result.stderr).toBe('error: usage_error: --forward-to: plain http:// only to a loopback host (localhost, 127.0.0.1, [::1]); use https:// for 169.254.169.254\n');
+    expect(result.stderr).toBe('error: usage_error: --forward-to: plain http:// only to a loopback host (127.0.0.1, ::1, localhost); use https:// for 169.254.169.254\n');
     expect(result.stdout).toBe('listen-exit 2\nadmin 400 []\n');
   });
 });

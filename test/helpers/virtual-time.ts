@@ -2,7 +2,7 @@
  * Virtual time for command-layer tests: a stand-in for src/core/sleep.ts that records each wait,
  * moves Date forward by it at once (only Date is faked; timers stay real so sockets work), and yields.
  * Use it with
- *   vi.mock('../../src/core/sleep.js', () => import('../helpers/virtual-time.js'));
+ *   vi.mock('../../src/core/sleep.js', () => import('./virtual-time.js'));
  * Retries and pacing then take no wall time, and a test can assert the waits svc asked for.
  */
 import { vi } from 'vitest';

@@ -8,12 +8,12 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli.js';
+import { commandTree } from '../../src/cli.js';
 import { runInProcess } from '../helpers/run.js';
 
 const SCRIPT = resolve(import.meta.dirname, '../../completions/svc.bash');
 const BIN = resolve(import.meta.dirname, '../../bin/svc.js');
-const program = buildProgram(process as never, new AbortController().signal, { exitCode: 0 });
+const program = await commandTree();
 const OUTPUT_FORMATS = program.options.find((option) => option.long === '--output')!.argChoices!.join(' ');
 
 let dir: string;

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { allCommands, buildProgram } from '../../src/cli.js';
-import { completionScript } from '../../src/commands/completion.js';
+import { allCommands, commandTree } from '../../src/cli.js';
+import { completionScript } from '../../src/features/completion.js';
 
-const program = buildProgram(process as never, new AbortController().signal, { exitCode: 0 });
+const program = await commandTree();
 const dir = resolve(import.meta.dirname, '../../completions');
 
 describe('shell completions', () => {

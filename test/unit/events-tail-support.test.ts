@@ -7,10 +7,10 @@ import stringWidth from 'string-width';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import type { SvcEvent } from '../../src/api/types.js';
-import { feed, type FeedElement } from '../../src/commands/events/feed.js';
-import { Forwarder, forwardNote, forwardUrl } from '../../src/commands/events/forward.js';
-import { EventRenderer, columnWidths, fit, fitFromFront } from '../../src/commands/events/render.js';
-import { eventFilter } from '../../src/commands/events/select.js';
+import { feed, type FeedElement } from '../../src/features/events/feed.js';
+import { Forwarder, forwardNote, forwardUrl } from '../../src/features/events/forward.js';
+import { EventRenderer, columnWidths, fit, fitFromFront } from '../../src/features/events/render.js';
+import { eventFilter } from '../../src/features/events/select.js';
 import { ApiError, UnavailableError } from '../../src/core/errors.js';
 import { IO, type IOStreams } from '../../src/core/io.js';
 import { Output } from '../../src/core/output.js';
@@ -110,11 +110,11 @@ describe('feed liveness', () => {
     let clock = 0;
     const retries: (boolean | undefined)[] = [];
     const client = {
-      async get(_path: string, options: { retry?: boolean }) {
+      async request(_method: string, _path: string, options: { retry?: boolean }) {
         retries.push(options.retry);
         const answer = answers.length > 1 ? answers.shift() : answers[0];
         if (answer instanceof Error) throw answer;
-        return answer;
+        return { body: answer };
       },
     } as unknown as ApiClient;
     const waits: number[] = [];

@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import { ApiError, InterruptedError, UnavailableError } from '../../src/core/errors.js';
 import { verifySignature } from '../../src/core/signature.js';
-import { feed, type FeedElement } from '../../src/commands/events/feed.js';
-import { Forwarder } from '../../src/commands/events/forward.js';
-import { RingBuffer, typeFilter } from '../../src/commands/events/select.js';
+import { feed, type FeedElement } from '../../src/features/events/feed.js';
+import { Forwarder } from '../../src/features/events/forward.js';
+import { RingBuffer, typeFilter } from '../../src/features/events/select.js';
 
 describe('typeFilter', () => {
   it('shows everything without filters, unknown types included', () => {
@@ -49,12 +49,12 @@ describe('RingBuffer', () => {
 function scriptedClient(answers: ({ items: unknown[]; nextCursor: string | null } | Error)[]) {
   const afters: (string | undefined)[] = [];
   const client = {
-    async get(_path: string, options: { query: { after?: string } }) {
+    async request(_method: string, _path: string, options: { query: { after?: string } }) {
       afters.push(options.query.after);
       const answer = answers.shift();
       if (answer === undefined) throw new Error('unexpected request');
       if (answer instanceof Error) throw answer;
-      return answer;
+      return { body: answer };
     },
   } as unknown as ApiClient;
   return { client, afters };
@@ -132,7 +132,7 @@ describe('feed', () => {
       let clock = 0;
       const { client } = scriptedClient([{ items: [], nextCursor: 'c1' }, { items: [], nextCursor: 'c1' }]);
       // Each poll takes 300 ms of the clock.
-      const slowClient = { get: (path: string, options: unknown) => ((clock += 300), client.get(path, options as never)) } as unknown as ApiClient;
+      const slowClient = { request: (method: string, path: string, options: unknown) => ((clock += 300), client.request(method, path, options as never)) } as unknown as ApiClient;
       const sleep = async (ms: number) => void (waits.push(ms), (clock += ms));
       const source = feed({ client: slowClient, follow: true, intervalMs, signal: new AbortController().signal, sleep, now: () => clock });
       expect((await source.next()).value).toMatchObject({ kind: 'caught-up' });

@@ -1,7 +1,7 @@
 /** Edges of the event feed: what it asks for, how long it waits through an outage, what it says, and when it is caught up. */
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
-import { feed, type FeedElement } from '../../src/commands/events/feed.js';
+import { feed, type FeedElement } from '../../src/features/events/feed.js';
 import { UnavailableError } from '../../src/core/errors.js';
 
 type Answer = { items: unknown[]; nextCursor: string | null } | Error;
@@ -10,12 +10,12 @@ type Answer = { items: unknown[]; nextCursor: string | null } | Error;
 function client(answers: Answer[]) {
   const calls: { path: string; query: unknown }[] = [];
   const api = {
-    async get(path: string, options: { query: unknown }) {
+    async request(_method: string, path: string, options: { query: unknown }) {
       calls.push({ path, query: options.query });
       const answer = answers.shift();
       if (answer === undefined) throw new Error('unexpected request');
       if (answer instanceof Error) throw answer;
-      return answer;
+      return { body: answer };
     },
   } as unknown as ApiClient;
   return { api, calls };

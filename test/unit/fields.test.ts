@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TenantCustomField } from '../../src/api/types.js';
-import { RequestChecks, findField, parseAnswer, parseFieldFlags, requireAnswers } from '../../src/commands/fields.js';
+import { RequestChecks, findField, parseAnswer, parseFieldFlags, requireAnswers } from '../../src/features/fields.js';
 import { UsageError } from '../../src/core/errors.js';
 
 const TEXT: TenantCustomField = { id: '7f33eb38-2382-46ea-9990-8bc2195e3caa', label: 'Player ID', type: 'TEXT', required: true, options: [] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDecimals, refundOf, totalsByCurrency } from '../../src/commands/refunds/refund.js';
+import { addDecimals, refundOf, totalsByCurrency } from '../../src/features/refunds/refund.js';
 
 describe('addDecimals', () => {
   it('adds decimal strings exactly, where floating point would not', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskKey, redact } from '../../src/core/secrets.js';
+import { maskKey, redact } from '../../src/api/keys.js';
 import { validateBaseUrl } from '../../src/core/config.js';
 import { UsageError } from '../../src/core/errors.js';
 

@@ -1,16 +1,29 @@
-import { CAMPAIGN_STATUSES, type Campaign } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
-import * as validate from '../../core/validate.js';
-import { runList, type ListFlags } from '../list.js';
+import { CAMPAIGN_STATUSES } from '../../api/types.js';
+import { listCampaigns } from '../../api/resources.js';
+import type { Context } from '../../app/context.js';
+import * as validate from '../../api/checks.js';
+import { runList, type ListFlags } from '../../features/list.js';
+import type { Command } from 'commander';
+import { enumOption, examples, listOptions } from '../declare.js';
 
 interface Options extends ListFlags {
   brand?: string;
   status?: string;
 }
 
+export function declare(command: Command): void {
+  listOptions(
+    command
+      .description('list campaigns, sorted by name (GET /campaigns)')
+      .option('--brand <id>', "only this brand's campaigns")
+      .addOption(enumOption('--status <status>', 'campaign status (default ACTIVE)', CAMPAIGN_STATUSES)),
+    'campaign',
+  ).addHelpText('after', examples('svc campaigns ls', 'svc campaigns ls --status COMPLETED --all'));
+}
+
 export async function run(ctx: Context, opts: Options): Promise<void> {
-  await runList<Campaign>(ctx, opts, {
-    path: '/campaigns',
+  await runList(ctx, opts, {
+    list: listCampaigns,
     query: {
       brandId: validate.optionalUuid(opts.brand, '--brand'),
       status: validate.oneOf(opts.status, CAMPAIGN_STATUSES, '--status'),

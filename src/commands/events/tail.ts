@@ -13,17 +13,20 @@
  *   event for the rest of the run, so `--resume` delivers it again (receivers dedupe by event id).
  *   Without --follow the run then ends with exit 1.
  */
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
+import { API_LIMITS } from '../../api/types.js';
 import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { resolveWebhookSecret } from '../../core/signature-secret.js';
 import { parseSince } from '../../core/time.js';
-import * as validate from '../../core/validate.js';
+import * as validate from '../../api/checks.js';
 import { defaultColumns } from '../../api/resource-fields.js';
-import { feed, type FeedEvent } from './feed.js';
-import { Forwarder, forwardNote, forwardUrl } from './forward.js';
-import { EventRenderer } from './render.js';
-import { RingBuffer, eventFilter } from './select.js';
+import { feed, type FeedEvent } from '../../features/events/feed.js';
+import { Forwarder, forwardNote, forwardUrl } from '../../features/events/forward.js';
+import { EventRenderer } from '../../features/events/render.js';
+import { RingBuffer, eventFilter } from '../../features/events/select.js';
+import type { Command } from 'commander';
+import { collect, examples, fieldsOption } from '../declare.js';
 
 export interface TailOptions {
   follow?: boolean;
@@ -45,11 +48,42 @@ export interface TailOptions {
 /** A receiver gets this many tries per event (5xx, time-out, no connection); a 4xx gets one. */
 const FORWARD_ATTEMPTS = 4;
 
+export function declare(command: Command): void {
+  command
+    .description('print the event feed; --follow keeps polling for new events')
+    .option('-f, --follow', 'after catching up, poll for new events until Ctrl-C')
+    .option('--after <cursor>', 'start after this cursor')
+    .option('--resume', 'start from the cursor saved for this profile')
+    .option('--type <type>', 'only this type, or a prefix such as order. (repeatable)', collect, [])
+    .option('-n, --last <n>', 'print only the last N events of the catch-up')
+    .option('--limit <n>', `page size, ${API_LIMITS.pageSizeMin}-${API_LIMITS.pageSizeMax}`)
+    .option('--interval <seconds>', 'polling interval with --follow (default 2)')
+    .option('--forward-to <url>', 'also POST each event, signed like a webhook, to this URL (https://, or http:// to loopback)')
+    .option('--link <id>', 'only events of this link (data.id)')
+    .option('--order <id>', 'only events of this order (data.id)')
+    .option('--brand <id>', 'only events of this brand (data.brandId)')
+    .option('--campaign <id>', 'only events of this campaign (data.campaignId)')
+    .option('--since <time|duration>', 'only events that occurred at or after this: 15m, 2h, 7d or an ISO time')
+    .option('--give-up-after <seconds>', 'with --follow: exit 5 once no poll has succeeded for this long (default: never)')
+    .addOption(fieldsOption('event'))
+    .addHelpText(
+      'after',
+      examples(
+        'svc events tail --follow',
+        'svc events tail --resume --type order.',
+        'svc events tail --link <id> --since 7d',
+        'svc events tail -f --give-up-after 300 --brand <id>      # for a supervisor: exit 5 after 5 minutes down',
+        'svc events tail --type order.cancelled -o csv --fields occurredAt,data.id,data.coinPrice > cancelled.csv',
+        'svc events tail -f --forward-to http://localhost:3000/webhooks',
+      ),
+    );
+}
+
 export async function run(ctx: Context, opts: TailOptions): Promise<number | void> {
   if (opts.after !== undefined && opts.resume) throw new UsageError('--after and --resume: give one or the other');
   if (opts.after !== undefined && opts.after.trim() === '') throw new UsageError('--after: empty cursor');
   // Catch-up reads the biggest pages unless told otherwise: fewer round trips during an incident.
-  const limit = validate.limit(opts.limit) ?? 100;
+  const limit = validate.limit(opts.limit) ?? API_LIMITS.pageSizeMax;
   const last = validate.positiveInt(opts.last, '-n/--last', 0);
   const intervalMs = (validate.positiveNumber(opts.interval, '--interval') ?? 2) * 1000;
   const giveUpAfterSeconds = validate.positiveNumber(opts.giveUpAfter, '--give-up-after');

@@ -5,10 +5,11 @@
  * `{"row": n, "ok": false, "error": {problem}}`. Exit 0 only when every row succeeded, else 1.
  */
 import { constants, createReadStream, type Stats } from 'node:fs';
+import { createPersonalLink, getMe } from '../../api/resources.js';
 import { access, stat } from 'node:fs/promises';
 import type { ApiClient } from '../../api/client.js';
-import type { Me, PersonalLink, TenantCustomField } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
+import type { PersonalLink, TenantCustomField } from '../../api/types.js';
+import type { Context } from '../../app/context.js';
 import { ExitCode, InterruptedError, SvcError, UsageError, type Problem } from '../../core/errors.js';
 import { fileError, interruptible } from '../../core/stdin.js';
 import * as validate from '../../core/validate.js';
@@ -16,7 +17,6 @@ import { mapOrdered } from './bulk-ordered.js';
 import { Progress } from './bulk-progress.js';
 import { RowKeys, prepareRow, invalidRow, type PreparedRow, type RowProblem } from './bulk-rows.js';
 import { FIELD_PREFIX, readRows, type SourceRow } from './bulk-source.js';
-import type { CreateOptions } from './create.js';
 import { jsonText } from '../../core/sanitize.js';
 
 const DEFAULT_CONCURRENCY = 8;
@@ -32,24 +32,16 @@ const EXTRA_ROUNDS = 2;
 
 type RowResult = { row: number; ok: true; link: PersonalLink; replayed: boolean } | { row: number; ok: false; error: Partial<Problem> | RowProblem };
 
-/** Flags that would set one link's values; in bulk every value comes from the file. */
-const SINGLE_LINK_FLAGS: [keyof CreateOptions, string][] = [
-  ['campaign', '--campaign'],
-  ['name', '--name'],
-  ['brand', '--brand'],
-  ['email', '--email'],
-  ['message', '--message'],
-  ['locale', '--locale'],
-  ['idempotencyKey', '--idempotency-key'],
-];
+/** What bulk reads of `links create`'s flags (the single-link flags were refused by the verb). */
+export interface BulkOptions {
+  fromFile: string;
+  concurrency?: string;
+}
 
-export async function runBulk(ctx: Context, opts: CreateOptions): Promise<number> {
-  const conflicting = SINGLE_LINK_FLAGS.filter(([key]) => opts[key] !== undefined).map(([, flag]) => flag);
-  if (opts.field?.length) conflicting.push('--field');
-  if (conflicting.length > 0) throw new UsageError(`--from-file: every value comes from the file; remove ${conflicting.join(', ')}`);
+export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> {
   const concurrency = validate.positiveInt(opts.concurrency, '--concurrency') ?? DEFAULT_CONCURRENCY;
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency: at most ${MAX_CONCURRENCY}, got ${concurrency}`);
-  const path = opts.fromFile!;
+  const path = opts.fromFile;
   const file = path === '-' ? undefined : await inputFile(path);
 
   // The total (for the ETA) needs a first pass over the file; a pipe or FIFO can be read only once.
@@ -128,7 +120,7 @@ function customFieldsOnce(client: ApiClient, signal: AbortSignal): () => Promise
   const fetchFields = async (): Promise<TenantCustomField[]> => {
     for (let round = 0; ; round++) {
       try {
-        return (await client.get<Me>('/me', { signal })).tenant.customFields ?? [];
+        return (await getMe(client, { signal })).body.tenant.customFields ?? [];
       } catch (error) {
         if (!(error instanceof SvcError) || error.exitCode !== ExitCode.unavailable || round >= EXTRA_ROUNDS) throw error;
       }
@@ -154,7 +146,7 @@ async function send(client: ApiClient, prepared: PreparedRow, signal: AbortSigna
   if ('problem' in prepared) return { row: prepared.row, ok: false, error: prepared.problem };
   for (let round = 0; ; round++) {
     try {
-      const response = await client.post<PersonalLink>('/personal-links', prepared.body, { idempotencyKey: prepared.idempotencyKey, signal });
+      const response = await createPersonalLink(client, prepared.body, { idempotencyKey: prepared.idempotencyKey, signal });
       return { row: prepared.row, ok: true, link: response.body, replayed: response.replayed };
     } catch (error) {
       if (!(error instanceof SvcError) || isFatal(error)) throw error;

@@ -4,13 +4,18 @@
  * cannot be cancelled any more is explained in words.
  */
 import type { PersonalLink } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
-import { fieldLabels } from '../answers.js';
+import { apiErrorCode } from '../../api/error-codes.js';
+import { cancelPersonalLink } from '../../api/resources.js';
+import type { Context } from '../../app/context.js';
+import { fieldLabels } from '../../features/answers.js';
 import { ApiError, FailureError } from '../../core/errors.js';
-import * as validate from '../../core/validate.js';
-import { LIMITS, RequestChecks, checkIdempotencyKey, lengthRule } from '../fields.js';
+import * as validate from '../../api/checks.js';
+import { LIMITS, RequestChecks, checkIdempotencyKey, lengthRule } from '../../features/fields.js';
 import { renderLink } from './show.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
+import type { Command } from 'commander';
+import { examples, thousands } from '../declare.js';
+import { API_LIMITS } from '../../api/types.js';
 
 export interface CancelOptions {
   reason?: string;
@@ -25,6 +30,16 @@ const NOT_CANCELLABLE: Record<string, string> = {
   created_elsewhere: 'it was created by your team or another API key; only the key that created a link can cancel it',
 };
 
+export function declare(command: Command): void {
+  command
+    .argument('<id>', 'link id')
+    .description('cancel a link this key created (POST /personal-links/{id}:cancel)')
+    .option('--reason <text>', `why (max ${thousands(API_LIMITS.cancelReason)}; visible only to the team)`)
+    .option('--idempotency-key <key>', 'retry safely with the same key')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .addHelpText('after', examples('svc links cancel <id> --reason "sent to the wrong player"', 'svc links cancel <id> --reason duplicate --yes'));
+}
+
 export async function run(ctx: Context, opts: CancelOptions, [id]: string[]): Promise<number | void> {
   const linkId = validate.uuid(id, 'ID');
   const idempotencyKey = checkIdempotencyKey(opts.idempotencyKey);
@@ -36,9 +51,9 @@ export async function run(ctx: Context, opts: CancelOptions, [id]: string[]): Pr
   const client = await ctx.client();
   let link: PersonalLink;
   try {
-    link = (await client.post<PersonalLink>(`/personal-links/${linkId}:cancel`, { reason }, { idempotencyKey, signal: ctx.signal })).body;
+    link = (await cancelPersonalLink(client, linkId, { reason }, { idempotencyKey, signal: ctx.signal })).body;
   } catch (error) {
-    throw error instanceof ApiError && error.code === 'not_cancellable' ? explainNotCancellable(error) : error;
+    throw error instanceof ApiError && apiErrorCode(error) === 'not_cancellable' ? explainNotCancellable(error) : error;
   }
   const output = await ctx.output();
   if (ctx.format === 'table') ctx.io.info(terminalSafeLine(`Link ${link.id} is cancelled${link.cancelledAt ? ` (since ${link.cancelledAt})` : ''}.`));

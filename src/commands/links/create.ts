@@ -11,8 +11,10 @@
  * /campaigns only when --brand is missing.
  */
 import type { ApiClient } from '../../api/client.js';
+import { createPersonalLink, getMe } from '../../api/resources.js';
+import { apiErrorCode } from '../../api/error-codes.js';
 import type { CreateLinkRequest, Me, PersonalLink, TenantCustomField } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import type { Prompter } from '../../core/prompter.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import {
@@ -24,11 +26,14 @@ import {
   requireAnswers,
   unansweredRequired,
   withoutUndefined,
-} from '../fields.js';
-import { labelsOf, type FieldLabels } from '../answers.js';
-import { brandNames, chooseLocale } from '../choose.js';
+} from '../../features/fields.js';
+import { labelsOf, type FieldLabels } from '../../features/answers.js';
+import { brandNames, chooseLocale } from '../../features/choose.js';
 import { askEmail, askMessage, askName, findActiveCampaign, pickBrand, pickCampaign } from './prompt.js';
 import { renderLink } from './show.js';
+import type { Command } from 'commander';
+import { collect, examples } from '../declare.js';
+import { API_LIMITS } from '../../api/types.js';
 
 export interface CreateOptions {
   campaign?: string;
@@ -53,10 +58,48 @@ const FLAGS: Record<string, string> = {
   locale: '--locale',
 };
 
+/** Flags that would set one link's values; in bulk every value comes from the file. */
+const SINGLE_LINK_FLAGS: [keyof CreateOptions, string][] = [
+  ['campaign', '--campaign'],
+  ['name', '--name'],
+  ['brand', '--brand'],
+  ['email', '--email'],
+  ['message', '--message'],
+  ['locale', '--locale'],
+  ['idempotencyKey', '--idempotency-key'],
+];
+
+export function declare(command: Command): void {
+  command
+    .description('create a personal link for one player, or many with --from-file (POST /personal-links)')
+    .option('--campaign <id>', 'campaign id (an ACTIVE campaign)')
+    .option('--name <name>', `player's full name (max ${API_LIMITS.linkFullName})`)
+    .option('--brand <id>', 'brand id, needed when the campaign has several usable brands')
+    .option('--email <email>', `player's e-mail (max ${API_LIMITS.linkEmail})`)
+    .option('--message <text>', `note shown on the claim page (max ${API_LIMITS.linkMessage})`)
+    .option('--locale <locale>', "language, one of the account's locales (default en-US)")
+    .option('--field <field=value>', 'custom field answer by id or label; CHECKBOX takes true/false (repeatable)', collect, [])
+    .option('--idempotency-key <key>', 'reuse a key to retry safely (default: a fresh UUID)')
+    .option('--from-file <file>', 'bulk: CSV with a header row or JSON lines; - reads stdin')
+    .option('--concurrency <n>', 'bulk: requests in flight at once (default 8)')
+    .addHelpText(
+      'after',
+      examples(
+        'svc links create                                   # asks for what is missing on a TTY',
+        'svc links create --campaign <id> --name "Ada Lovelace" --field "VIP tier=Gold" --field "Marketing consent=true"',
+        'svc links create --from-file players.csv > results.jsonl',
+        'cat players.jsonl | svc links create --from-file -',
+      ),
+    );
+}
+
 export async function run(ctx: Context, opts: CreateOptions): Promise<number | void> {
   if (opts.fromFile !== undefined) {
+    const conflicting = SINGLE_LINK_FLAGS.filter(([key]) => opts[key] !== undefined).map(([, flag]) => flag);
+    if (opts.field?.length) conflicting.push('--field');
+    if (conflicting.length > 0) throw new UsageError(`--from-file: every value comes from the file; remove ${conflicting.join(', ')}`);
     const { runBulk } = await import('./bulk.js');
-    return runBulk(ctx, opts);
+    return runBulk(ctx, { fromFile: opts.fromFile, concurrency: opts.concurrency });
   }
   const guided = ctx.io.canPrompt() && (opts.campaign === undefined || opts.name === undefined);
   const body = checkFlags(opts, !guided);
@@ -66,7 +109,7 @@ export async function run(ctx: Context, opts: CreateOptions): Promise<number | v
   const client = await ctx.client();
   // GET /me is read once, and only when something needs it: a prompt, a --field to resolve, brand names.
   let meRead: Promise<Me> | undefined;
-  const readMe = (): Promise<Me> => (meRead ??= client.get<Me>('/me', { signal: ctx.signal }));
+  const readMe = (): Promise<Me> => (meRead ??= getMe(client, { signal: ctx.signal }).then((response) => response.body));
   const prompter = ctx.io.canPrompt() ? ctx.prompter() : undefined;
 
   if (guided && prompter) {
@@ -127,7 +170,7 @@ function checkLocale(locale: string | undefined, me: Me): void {
 
 /** A 400 whose errors[] says custom fields are wrong (a required one unanswered, in the spec's words). */
 function requiredFieldsMissing(error: ApiError): boolean {
-  return error.status === 400 && error.code === 'invalid_request' && error.fieldErrors.some((entry) => entry.field === 'customFields');
+  return error.status === 400 && apiErrorCode(error) === 'invalid_request' && error.fieldErrors.some((entry) => entry.field === 'customFields');
 }
 
 /** Checks every flag before any request; `strict` also requires what the guided flow would ask. */
@@ -163,7 +206,7 @@ async function brandWhenNeeded(ctx: Context, client: ApiClient, readMe: () => Pr
 async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, idempotencyKey: string, labels: FieldLabels): Promise<void> {
   let link: PersonalLink;
   try {
-    link = (await client.post<PersonalLink>('/personal-links', body, { idempotencyKey, signal: ctx.signal })).body;
+    link = (await createPersonalLink(client, body, { idempotencyKey, signal: ctx.signal })).body;
   } catch (error) {
     throw error instanceof ApiError ? explainRefusal(error) : error;
   }
@@ -175,7 +218,7 @@ async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, 
 }
 
 function explainRefusal(error: ApiError): ApiError {
-  switch (error.code) {
+  switch (apiErrorCode(error)) {
     case 'campaign_not_active':
       return error.explained(`${error.message} (the campaign is not taking links)`, 'pick an ACTIVE campaign: svc campaigns ls');
     case 'campaign_not_found':

@@ -1,13 +1,23 @@
-import type { PersonalLink } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
-import { fieldLabels } from '../answers.js';
-import * as validate from '../../core/validate.js';
+import { getPersonalLink } from '../../api/resources.js';
+import type { Context } from '../../app/context.js';
+import { fieldLabels } from '../../features/answers.js';
+import * as validate from '../../api/checks.js';
 import { renderLink } from './show.js';
+import type { Command } from 'commander';
+import { examples, fieldsOption } from '../declare.js';
+
+export function declare(command: Command): void {
+  command
+    .argument('<id>', 'link id')
+    .description('read one link (GET /personal-links/{id})')
+    .addOption(fieldsOption('link'))
+    .addHelpText('after', examples('svc links get 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11'));
+}
 
 export async function run(ctx: Context, _opts: unknown, [id]: string[]): Promise<void> {
   const linkId = validate.uuid(id, 'ID');
   const client = await ctx.client();
-  const link = await client.get<PersonalLink>(`/personal-links/${linkId}`, { signal: ctx.signal });
+  const link = (await getPersonalLink(client, linkId, { signal: ctx.signal })).body;
   const output = await ctx.output();
   await output.object(link, async (value) => renderLink(output, value, await fieldLabels(client, ctx.signal)));
 }

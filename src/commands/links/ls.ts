@@ -1,8 +1,11 @@
-import { LINK_STATUSES, type PersonalLink } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
-import * as validate from '../../core/validate.js';
-import { runList, type ListFlags } from '../list.js';
+import { LINK_STATUSES } from '../../api/types.js';
+import { listPersonalLinks } from '../../api/resources.js';
+import type { Context } from '../../app/context.js';
+import * as validate from '../../api/checks.js';
+import { runList, type ListFlags } from '../../features/list.js';
 import { linkColumns } from './columns.js';
+import type { Command } from 'commander';
+import { enumOption, examples, listOptions } from '../declare.js';
 
 interface Options extends ListFlags {
   brand?: string;
@@ -10,9 +13,20 @@ interface Options extends ListFlags {
   status?: string;
 }
 
+export function declare(command: Command): void {
+  listOptions(
+    command
+      .description('list links, newest first (GET /personal-links)')
+      .option('--brand <id>', 'only this brand')
+      .option('--campaign <id>', 'only this campaign')
+      .addOption(enumOption('--status <status>', 'link status', LINK_STATUSES)),
+    'link',
+  ).addHelpText('after', examples('svc links ls --status ACTIVE', 'svc links ls --all | jq -r .id'));
+}
+
 export async function run(ctx: Context, opts: Options): Promise<void> {
-  await runList<PersonalLink>(ctx, opts, {
-    path: '/personal-links',
+  await runList(ctx, opts, {
+    list: listPersonalLinks,
     query: {
       brandId: validate.optionalUuid(opts.brand, '--brand'),
       campaignId: validate.optionalUuid(opts.campaign, '--campaign'),

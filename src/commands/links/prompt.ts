@@ -1,16 +1,17 @@
 /** The questions `links create` asks on a TTY, one function per value, each asked only when missing. */
 import type { ApiClient } from '../../api/client.js';
-import { pages } from '../../api/paginate.js';
-import type { Campaign, Me } from '../../api/types.js';
+import { pagesOf } from '../../api/paginate.js';
+import { listCampaigns } from '../../api/resources.js';
+import { API_LIMITS, type Campaign, type Me } from '../../api/types.js';
 import { FailureError } from '../../core/errors.js';
 import type { Prompter } from '../../core/prompter.js';
-import * as validate from '../../core/validate.js';
-import { brandNames } from '../choose.js';
-import { LIMITS, lengthRule, promptRule } from '../fields.js';
+import * as validate from '../../api/checks.js';
+import { brandNames } from '../../features/choose.js';
+import { LIMITS, lengthRule, promptRule } from '../../features/fields.js';
 
 /** Every ACTIVE campaign the key can use (the default status of GET /campaigns), streamed page by page. */
 async function* activeCampaigns(client: ApiClient, signal: AbortSignal): AsyncGenerator<Campaign> {
-  for await (const page of pages<Campaign>(client, '/campaigns', { all: true, limit: 100, signal })) yield* page.items;
+  for await (const page of pagesOf(client, listCampaigns, { all: true, limit: API_LIMITS.pageSizeMax, signal })) yield* page.items;
 }
 
 /** The ACTIVE campaign with this id, or undefined when the key cannot use it or it is not active. */

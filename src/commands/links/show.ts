@@ -1,7 +1,7 @@
 /** How one link reads for a person: the claim URL first, then its state. Shared by get, create and cancel. */
 import type { PersonalLink } from '../../api/types.js';
 import type { Output } from '../../core/output.js';
-import { answerLines, type FieldLabels } from '../answers.js';
+import { answerLines, type FieldLabels } from '../../features/answers.js';
 
 export function renderLink(output: Output, link: PersonalLink, labels: FieldLabels = new Map()): string {
   const { chalk } = output;

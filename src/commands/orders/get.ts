@@ -1,13 +1,23 @@
-import type { RewardStoreOrder } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
-import { fieldLabels } from '../answers.js';
-import * as validate from '../../core/validate.js';
+import { getRewardStoreOrder } from '../../api/resources.js';
+import type { Context } from '../../app/context.js';
+import { fieldLabels } from '../../features/answers.js';
+import * as validate from '../../api/checks.js';
 import { renderOrder } from './show.js';
+import type { Command } from 'commander';
+import { examples, fieldsOption } from '../declare.js';
+
+export function declare(command: Command): void {
+  command
+    .argument('<id>', 'order id')
+    .description('read one order (GET /reward-store-orders/{id})')
+    .addOption(fieldsOption('order'))
+    .addHelpText('after', examples('svc orders get <id>'));
+}
 
 export async function run(ctx: Context, _opts: unknown, [id]: string[]): Promise<void> {
   const orderId = validate.uuid(id, 'ID');
   const client = await ctx.client();
-  const order = await client.get<RewardStoreOrder>(`/reward-store-orders/${orderId}`, { signal: ctx.signal });
+  const order = (await getRewardStoreOrder(client, orderId, { signal: ctx.signal })).body;
   const output = await ctx.output();
   await output.object(order, async (value) => renderOrder(output, value, await fieldLabels(client, ctx.signal)));
 }

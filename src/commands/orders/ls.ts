@@ -1,8 +1,11 @@
-import { ORDER_STATUSES, type RewardStoreOrder } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
-import * as validate from '../../core/validate.js';
-import { runList, type ListFlags } from '../list.js';
-import { formatPrice } from './show.js';
+import { ORDER_STATUSES } from '../../api/types.js';
+import { listRewardStoreOrders } from '../../api/resources.js';
+import type { Context } from '../../app/context.js';
+import * as validate from '../../api/checks.js';
+import { runList, type ListFlags } from '../../features/list.js';
+import { formatPrice } from '../../features/price.js';
+import type { Command } from 'commander';
+import { enumOption, examples, listOptions } from '../declare.js';
 
 interface Options extends ListFlags {
   brand?: string;
@@ -10,9 +13,20 @@ interface Options extends ListFlags {
   status?: string;
 }
 
+export function declare(command: Command): void {
+  listOptions(
+    command
+      .description('list orders this key placed, newest first (GET /reward-store-orders)')
+      .option('--brand <id>', 'only this brand')
+      .option('--store <id>', 'only this store')
+      .addOption(enumOption('--status <status>', 'order status', ORDER_STATUSES)),
+    'order',
+  ).addHelpText('after', examples('svc orders ls', 'svc orders ls --status CANCELLED --all | jq -r .id'));
+}
+
 export async function run(ctx: Context, opts: Options): Promise<void> {
-  await runList<RewardStoreOrder>(ctx, opts, {
-    path: '/reward-store-orders',
+  await runList(ctx, opts, {
+    list: listRewardStoreOrders,
     query: {
       brandId: validate.optionalUuid(opts.brand, '--brand'),
       storeId: validate.optionalUuid(opts.store, '--store'),

@@ -6,7 +6,7 @@
 import type { CustomFieldInput, PlaceOrderRequest } from '../../api/types.js';
 import { UsageError } from '../../core/errors.js';
 import * as validate from '../../core/validate.js';
-import { LIMITS, RequestChecks, withoutUndefined } from '../fields.js';
+import { LIMITS, RequestChecks, withoutUndefined } from '../../features/fields.js';
 
 export interface PlaceOptions {
   store?: string;

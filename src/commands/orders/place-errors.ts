@@ -1,6 +1,7 @@
 /** One line, in words, for each way the API refuses an order, with what to do about it. */
 import type { PlaceOrderRequest } from '../../api/types.js';
 import { ApiError } from '../../core/errors.js';
+import { apiErrorCode } from '../../api/error-codes.js';
 
 /** `reason` of gift_not_available, as the spec defines it. */
 const GIFT_NOT_AVAILABLE: Record<string, string> = {
@@ -17,7 +18,7 @@ export type OrderSource = 'flags' | 'file';
 
 export function explainOrderRefusal(error: ApiError, body: PlaceOrderRequest, source: OrderSource = 'flags'): ApiError {
   const storeHint = `see what can be ordered: svc stores show ${body.storeId} --brand ${body.brandId} --country ${body.recipient.address.country}`;
-  switch (error.code) {
+  switch (apiErrorCode(error)) {
     case 'price_changed':
       return error.explained(`the price changed: the order was sent at ${body.coinPrice}, the gift now costs ${error.problem.coinPrice ?? 'a different price'}; nothing was ordered`,
         error.problem.coinPrice

@@ -6,14 +6,15 @@
  * and it says so (400 naming recipient.address.postalCode) when one is missing.
  */
 import type { ApiClient } from '../../api/client.js';
-import { pages } from '../../api/paginate.js';
-import type { Brand, Me, RewardStore, RewardStoreSummary, StoreGift, StoreGiftDimension } from '../../api/types.js';
+import { pagesOf } from '../../api/paginate.js';
+import { getRewardStore, listRewardStores } from '../../api/resources.js';
+import { API_LIMITS, type Brand, type CountryCode, type Me, type RewardStore, type RewardStoreSummary, type StoreGift, type StoreGiftDimension } from '../../api/types.js';
 import { FailureError } from '../../core/errors.js';
 import type { Prompter } from '../../core/prompter.js';
-import * as validate from '../../core/validate.js';
-import { brandNames, chooseLocale } from '../choose.js';
-import { LIMITS, lengthRule, promptAnswers, promptRule } from '../fields.js';
-import { formatPrice } from './show.js';
+import * as validate from '../../api/checks.js';
+import { brandNames, chooseLocale } from '../../features/choose.js';
+import { LIMITS, lengthRule, promptAnswers, promptRule } from '../../features/fields.js';
+import { formatPrice } from '../../features/price.js';
 import type { Draft } from './place-body.js';
 
 /** What the walk read, for the summary: the store as read and the gift chosen. */
@@ -30,10 +31,7 @@ export async function walk(prompter: Prompter, client: ApiClient, me: Me, draft:
   const address = draft.recipient.address;
   address.country ??= await askCountry(prompter);
   draft.locale ??= await chooseLocale(prompter, 'Language (gift names, e-mails)', me.tenant.locales ?? []);
-  const store = await client.get<RewardStore>(`/reward-stores/${summary.id}`, {
-    query: { brandId: draft.brandId, country: address.country, locale: draft.locale },
-    signal,
-  });
+  const store = (await getRewardStore(client, summary.id, { brandId: draft.brandId, country: address.country as CountryCode, locale: draft.locale }, { signal })).body;
   if (store.phase !== 'LIVE') throw new FailureError(`store "${store.name}" is not taking orders yet (opens ${store.startsAt ?? 'later'})`, 'reward_store_not_live');
   const gift = await chooseGift(prompter, store, draft.productId);
   draft.productId = gift.productId;
@@ -47,7 +45,7 @@ export async function walk(prompter: Prompter, client: ApiClient, me: Me, draft:
 /** The store given by --store (looked up for its brands), else one picked from the LIVE stores. */
 async function chooseStore(prompter: Prompter, client: ApiClient, storeId: string | undefined, signal: AbortSignal): Promise<RewardStoreSummary> {
   const live: RewardStoreSummary[] = [];
-  for await (const page of pages<RewardStoreSummary>(client, '/reward-stores', { all: true, limit: 100, signal })) {
+  for await (const page of pagesOf(client, listRewardStores, { all: true, limit: API_LIMITS.pageSizeMax, signal })) {
     for (const store of page.items) {
       if (store.id === storeId) return store;
       if (store.phase === 'LIVE') live.push(store);

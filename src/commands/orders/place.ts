@@ -5,19 +5,25 @@
  * idempotency key, since the body changes); a pipe gets exit 1 naming the current price.
  */
 import { createHash } from 'node:crypto';
+import { apiErrorCode } from '../../api/error-codes.js';
+import { getMe, placeRewardStoreOrder } from '../../api/resources.js';
 import { ApiClient } from '../../api/client.js';
-import type { Me, PlaceOrderRequest, RewardStoreOrder } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
-import { fieldLabels, labelsOf, type FieldLabels } from '../answers.js';
+import type { PlaceOrderRequest, RewardStoreOrder } from '../../api/types.js';
+import type { Context } from '../../app/context.js';
+import { fieldLabels, labelsOf, type FieldLabels } from '../../features/answers.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { canonicalJson } from '../../core/canonical-json.js';
 import { readFileOrStdin } from '../../core/stdin.js';
-import { RequestChecks, checkIdempotencyKey, parseFieldFlags, promptAnswers, requireAnswers, unansweredRequired } from '../fields.js';
+import { RequestChecks, checkIdempotencyKey, parseFieldFlags, promptAnswers, requireAnswers, unansweredRequired } from '../../features/fields.js';
 import { ORDER_FLAGS, checkOrder, draftFromFlags, parseOrderFile, rejectBodyFlags, toRequest, type Draft, type PlaceOptions } from './place-body.js';
 import { describeVariations, explainOrderRefusal, type OrderSource } from './place-errors.js';
 import { askAgain, canAskAgain, walk, type Shown } from './place-prompt.js';
-import { formatPrice, renderOrder } from './show.js';
+import { formatPrice } from '../../features/price.js';
+import { renderOrder } from './show.js';
+import type { Command } from 'commander';
+import { collect, examples, thousands } from '../declare.js';
+import { API_LIMITS } from '../../api/types.js';
 
 const flagName = (field: string): string => ORDER_FLAGS[field] ?? field;
 
@@ -36,6 +42,37 @@ interface Prepared {
 
 /** Answers the refused fields of a 400 again and returns the corrected request; undefined when that cannot be done. */
 type Correct = (error: ApiError) => Promise<PlaceOrderRequest | undefined>;
+
+export function declare(command: Command): void {
+  command
+    .description('place a gift order for a player (POST /reward-store-orders)')
+    .option('--store <id>', 'store id (a LIVE store)')
+    .option('--brand <id>', 'brand the store was read for')
+    .option('--product <id>', 'gift (productId)')
+    .option('--variation <name=value>', 'one value per option dimension (repeatable)', collect, [])
+    .option('--price <coins>', 'the coin price the player saw')
+    .option('--country <cc>', 'delivery country, two letters')
+    .option('--name <name>', `recipient name (max ${API_LIMITS.recipientName})`)
+    .option('--phone <e164>', 'recipient phone in E.164, e.g. +4915112345678')
+    .option('--street <street>', `street and number (max ${API_LIMITS.street})`)
+    .option('--city <city>', `city (max ${API_LIMITS.city})`)
+    .option('--postal-code <code>', `postal code, where the country uses one (max ${API_LIMITS.postalCode})`)
+    .option('--email <email>', 'recipient e-mail for status updates')
+    .option('--details <text>', `additional details (max ${thousands(API_LIMITS.additionalDetails)})`)
+    .option('--locale <locale>', 'language for e-mails and the product name (default en-US)')
+    .option('--field <field=value>', 'custom field answer by id or label (repeatable)', collect, [])
+    .option('--from-file <file>', 'the request body as JSON (- reads stdin); the same file again replays, never orders twice')
+    .option('--idempotency-key <key>', 'retry safely with the same key')
+    .option('-y, --yes', 'place without the final confirmation on a TTY')
+    .addHelpText(
+      'after',
+      examples(
+        'svc orders place                                   # guided on a TTY',
+        'svc orders place --store <id> --brand <id> --product <id> --variation size=M --variation color=black \\\n      --price 1100 --country DE --name "Ada Lovelace" --phone +4915112345678 --street "Hauptstr. 1" --city Berlin --postal-code 10115',
+        'svc orders place --from-file order.json',
+      ),
+    );
+}
 
 export async function run(ctx: Context, opts: PlaceOptions): Promise<void> {
   const givenKey = opts.idempotencyKey === undefined ? undefined : checkIdempotencyKey(opts.idempotencyKey);
@@ -69,7 +106,7 @@ async function fromFlags(ctx: Context, opts: PlaceOptions): Promise<Prepared> {
   // Every given value is checked before any request; without a TTY, every required one too.
   const draft = checkOrder(draftFromFlags(opts), flagName, !guided);
   const client = await ctx.client();
-  const me = await client.get<Me>('/me', { signal: ctx.signal });
+  const me = (await getMe(client, { signal: ctx.signal })).body;
   const localeCheck = new RequestChecks(flagName);
   localeCheck.locale(draft.locale, 'locale', me.tenant.locales);
   localeCheck.throwIfAny();
@@ -93,7 +130,7 @@ async function fromFlags(ctx: Context, opts: PlaceOptions): Promise<Prepared> {
 function correctRefused(ctx: Context, draft: Draft): Correct {
   return async (error) => {
     const fields = error.fieldErrors.map((entry) => entry.field);
-    if (error.code !== 'invalid_request' || !canAskAgain(fields)) return undefined;
+    if (apiErrorCode(error) !== 'invalid_request' || !canAskAgain(fields)) return undefined;
     for (const entry of error.fieldErrors) ctx.io.info(terminalSafeLine(`The service refused ${entry.field}: ${entry.message}`));
     await askAgain(ctx.prompter(), draft, fields);
     return toRequest(checkOrder(draft, flagName, true));
@@ -142,7 +179,7 @@ async function placeWithConsent(
   let idempotencyKey = firstKey;
   for (;;) {
     try {
-      return (await client.post<RewardStoreOrder>('/reward-store-orders', body, { idempotencyKey, signal: ctx.signal })).body;
+      return (await placeRewardStoreOrder(client, body, { idempotencyKey, signal: ctx.signal })).body;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const corrected = await correct?.(error);
@@ -154,7 +191,7 @@ async function placeWithConsent(
         continue;
       }
       const current = error.problem.coinPrice;
-      if (error.code !== 'price_changed' || !current || !ctx.io.canPrompt()) throw explainOrderRefusal(error, body, source);
+      if (apiErrorCode(error) !== 'price_changed' || !current || !ctx.io.canPrompt()) throw explainOrderRefusal(error, body, source);
       const price = (value: string) => (shown ? formatPrice(value, shown.store.currency) : value);
       ctx.io.info(terminalSafeLine(`The price changed: the order was sent at ${price(body.coinPrice)}, the gift now costs ${price(current)}. Nothing was ordered.`));
       if (!(await ctx.prompter().confirm(`Place the order again at ${price(current)}?`, false))) {

@@ -1,11 +1,8 @@
 /** How one order reads for a person. Shared by get and place. */
 import type { RewardStoreOrder } from '../../api/types.js';
 import type { Output } from '../../core/output.js';
-import { answerLines, type FieldLabels } from '../answers.js';
-
-export function formatPrice(coinPrice: string, currency: { name?: string; symbol?: string } | undefined): string {
-  return `${coinPrice} ${currency?.symbol || currency?.name || ''}`.trim();
-}
+import { answerLines, type FieldLabels } from '../../features/answers.js';
+import { formatPrice } from '../../features/price.js';
 
 export function renderOrder(output: Output, order: RewardStoreOrder, labels: FieldLabels = new Map()): string {
   const { chalk } = output;

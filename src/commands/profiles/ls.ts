@@ -1,6 +1,8 @@
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import { DEFAULT_PROFILE, type Profile } from '../../core/config.js';
-import { maskKey } from '../../core/secrets.js';
+import { MASKED_KEY, maskKey } from '../../api/keys.js';
+import type { Command } from 'commander';
+import { examples } from '../declare.js';
 
 interface ProfileRow {
   name: string;
@@ -12,6 +14,12 @@ interface ProfileRow {
   default: boolean;
 }
 
+export function declare(command: Command): void {
+  command
+    .description('list profiles: name, base URL, masked key, default marker')
+    .addHelpText('after', examples('svc profiles ls', 'svc profiles ls -o json'));
+}
+
 export async function run(ctx: Context): Promise<void> {
   const config = await ctx.config();
   const current = config.currentProfile ?? DEFAULT_PROFILE;
@@ -20,7 +28,7 @@ export async function run(ctx: Context): Promise<void> {
   const rows: ProfileRow[] = Object.entries(config.profiles()).map(([name, profile]) => ({
     name,
     baseUrl: profile.baseUrl,
-    apiKey: profile.keyring?.apiKey && !profile.apiKey ? (profile.keyring.maskedKey ?? 'svc_live_…') : maskKey(profile.apiKey),
+    apiKey: profile.keyring?.apiKey && !profile.apiKey ? (profile.keyring.maskedKey ?? MASKED_KEY) : maskKey(profile.apiKey),
     webhookSecret: Boolean(profile.webhookSecret || profile.keyring?.webhookSecret),
     storage: storage(profile),
     default: name === current,

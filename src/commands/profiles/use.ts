@@ -1,5 +1,14 @@
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import { noSuchProfile, validateProfileName } from '../../core/config.js';
+import type { Command } from 'commander';
+import { examples } from '../declare.js';
+
+export function declare(command: Command): void {
+  command
+    .argument('<name>', 'profile name')
+    .description('make a profile the default')
+    .addHelpText('after', examples('svc profiles use sandbox'));
+}
 
 export async function run(ctx: Context, _opts: unknown, [name]: string[]): Promise<void> {
   validateProfileName(name, 'profile name');

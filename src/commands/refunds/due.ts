@@ -3,17 +3,27 @@
  * the ledger does not hold yet. JSON lines in a pipe (streamed); on a TTY a table with exact totals
  * per currency. It moves nothing: neither cursor nor ledger.
  */
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import { ExitCode, InterruptedError } from '../../core/errors.js';
 import type { Output } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
-import { Ledger, ledgerPlace, readRefundCursor } from './ledger.js';
-import { currencyName, totalsByCurrency, type Refund } from './refund.js';
-import { dueRefunds } from './source.js';
+import { Ledger, ledgerPlace, readRefundCursor } from '../../features/refunds/ledger.js';
+import { currencyName, totalsByCurrency, type Refund } from '../../features/refunds/refund.js';
+import { dueRefunds } from '../../features/refunds/source.js';
+import type { Command } from 'commander';
+import { examples } from '../declare.js';
+import { ledgerOption } from './ledger-option.js';
 
 export interface DueOptions {
   fromStart?: boolean;
   ledger?: string;
+}
+
+export function declare(command: Command): void {
+  ledgerOption(command)
+    .description('list cancelled orders not yet refunded, from the refund cursor; moves nothing')
+    .option('--from-start', 'read the whole feed, not from the refund cursor (the ledger still holds)')
+    .addHelpText('after', examples('svc refunds due', 'svc refunds due --from-start -o jsonl | jq -r .orderId'));
 }
 
 export async function run(ctx: Context, opts: DueOptions): Promise<number | void> {

@@ -1,11 +1,20 @@
 /** `svc refunds ls`: the ledger, oldest first: orderId, coinPrice, currency, eventId, refundedAt. */
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
-import { Ledger, ledgerPlace, type LedgerEntry } from './ledger.js';
-import { currencyName } from './refund.js';
+import { Ledger, ledgerPlace, type LedgerEntry } from '../../features/refunds/ledger.js';
+import { currencyName } from '../../features/refunds/refund.js';
+import type { Command } from 'commander';
+import { examples } from '../declare.js';
+import { ledgerOption } from './ledger-option.js';
 
 export interface LsOptions {
   ledger?: string;
+}
+
+export function declare(command: Command): void {
+  ledgerOption(command)
+    .description('list the ledger: orderId, coinPrice, currency, eventId, refundedAt')
+    .addHelpText('after', examples('svc refunds ls', 'svc refunds ls -o jsonl | jq -r .orderId'));
 }
 
 export async function run(ctx: Context, opts: LsOptions): Promise<number | void> {

@@ -5,15 +5,26 @@
  * An orderId already in the ledger is left as it is.
  */
 import type { ApiClient } from '../../api/client.js';
-import type { Context } from '../../core/context.js';
+import { getRewardStoreOrder } from '../../api/resources.js';
+import type { Context } from '../../app/context.js';
 import { ApiError, SvcError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
-import * as validate from '../../core/validate.js';
-import { Ledger, ledgerPlace, readRefundCursor, type LedgerEntry } from './ledger.js';
-import { dueRefunds } from './source.js';
+import * as validate from '../../api/checks.js';
+import { Ledger, ledgerPlace, readRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
+import { dueRefunds } from '../../features/refunds/source.js';
+import type { Command } from 'commander';
+import { examples } from '../declare.js';
+import { ledgerOption } from './ledger-option.js';
 
 export interface MarkOptions {
   ledger?: string;
+}
+
+export function declare(command: Command): void {
+  ledgerOption(command)
+    .argument('<orderId...>', 'order ids refunded by other means')
+    .description('record refunds made by other means, so run never pays them')
+    .addHelpText('after', examples('svc refunds mark 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11'));
 }
 
 export async function run(ctx: Context, opts: MarkOptions, args: string[]): Promise<number | void> {
@@ -71,7 +82,7 @@ async function lookUp(ctx: Context, ledger: Ledger, place: Awaited<ReturnType<ty
     }
     for (const id of orderIds.filter((orderId) => !known.has(orderId))) {
       try {
-        const order = await client.get<{ coinPrice?: unknown; currency?: unknown }>(`/reward-store-orders/${id}`, { signal: ctx.signal });
+        const order: { coinPrice?: unknown; currency?: unknown } | null = (await getRewardStoreOrder(client, id, { signal: ctx.signal })).body;
         known.set(id, { coinPrice: typeof order?.coinPrice === 'string' ? order.coinPrice : null, currency: order?.currency ?? null, eventId: null });
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 404)) throw error;

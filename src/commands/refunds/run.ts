@@ -6,15 +6,18 @@
  * The only window for a repeat is a crash between CMD's exit 0 and the ledger's fsync: CMD gets the
  * orderId so it can deduplicate.
  */
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import * as validate from '../../core/validate.js';
-import { execRefund } from './exec.js';
-import { Ledger, ledgerPlace, readRefundCursor, writeRefundCursor, type LedgerEntry } from './ledger.js';
-import { acquireLedgerLock } from './lock.js';
-import { currencyName } from './refund.js';
-import { dueRefunds } from './source.js';
+import { execRefund } from '../../features/refunds/exec.js';
+import { Ledger, ledgerPlace, readRefundCursor, writeRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
+import { acquireLedgerLock } from '../../features/refunds/lock.js';
+import { currencyName } from '../../features/refunds/refund.js';
+import { dueRefunds } from '../../features/refunds/source.js';
+import type { Command } from 'commander';
+import { examples } from '../declare.js';
+import { ledgerOption } from './ledger-option.js';
 
 export interface RunOptions {
   exec?: string;
@@ -26,6 +29,22 @@ export interface RunOptions {
 /** A second runner waits this long for the first to finish before it refuses. */
 const LOCK_WAIT_MS = 2_000;
 const DEFAULT_INTERVAL_SECONDS = 300;
+
+export function declare(command: Command): void {
+  ledgerOption(command)
+    .description('run CMD once per due refund (refund JSON on stdin, SVC_REFUND_* set) and record each in the ledger')
+    .option('--exec <cmd>', 'the shell command that pays one refund; exit 0 means paid')
+    .option('-f, --follow', 'keep reconciling every --interval seconds until Ctrl-C')
+    .option('--interval <seconds>', 'reconcile interval with --follow (default 300)')
+    .addHelpText(
+      'after',
+      examples(
+        'svc refunds run --exec ./refund.sh',
+        "svc refunds run --exec 'curl -fsS -X POST https://wallet.internal/refunds -d @-' --follow",
+        `svc refunds run --exec 'echo "$SVC_REFUND_ORDER_ID $SVC_REFUND_COIN_PRICE $SVC_REFUND_CURRENCY" >> paid.txt'`,
+      ),
+    );
+}
 
 export async function run(ctx: Context, opts: RunOptions): Promise<number | void> {
   if (opts.exec === undefined || opts.exec.trim() === '') throw new UsageError('--exec: required: the command that pays one refund (it reads the refund as JSON on stdin)');

@@ -1,15 +1,24 @@
-import type { RewardStoreSummary } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
-import * as validate from '../../core/validate.js';
-import { runList, type ListFlags } from '../list.js';
+import { listRewardStores } from '../../api/resources.js';
+import type { Context } from '../../app/context.js';
+import * as validate from '../../api/checks.js';
+import { runList, type ListFlags } from '../../features/list.js';
+import type { Command } from 'commander';
+import { examples, listOptions } from '../declare.js';
 
 interface Options extends ListFlags {
   brand?: string;
 }
 
+export function declare(command: Command): void {
+  listOptions(command.description('list stores, sorted by name (GET /reward-stores)').option('--brand <id>', 'only stores serving this brand'), 'store').addHelpText(
+    'after',
+    examples('svc stores ls', 'svc stores ls --brand <id> -o json'),
+  );
+}
+
 export async function run(ctx: Context, opts: Options): Promise<void> {
-  await runList<RewardStoreSummary>(ctx, opts, {
-    path: '/reward-stores',
+  await runList(ctx, opts, {
+    list: listRewardStores,
     query: { brandId: validate.optionalUuid(opts.brand, '--brand') },
     noun: 'stores',
     command: 'svc stores ls',

@@ -1,17 +1,31 @@
 import type { RewardStore, StoreGift } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
+import { getRewardStore } from '../../api/resources.js';
+import type { Context } from '../../app/context.js';
 import stringWidth from 'string-width';
 import type { Output } from '../../core/output.js';
 import { truncate } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { UsageError } from '../../core/errors.js';
-import * as validate from '../../core/validate.js';
-import { formatPrice } from '../orders/show.js';
+import * as validate from '../../api/checks.js';
+import { formatPrice } from '../../features/price.js';
+import type { Command } from 'commander';
+import { examples, fieldsOption } from '../declare.js';
 
 interface Options {
   brand?: string;
   country?: string;
   locale?: string;
+}
+
+export function declare(command: Command): void {
+  command
+    .argument('<id>', 'store id')
+    .description('show a store for a brand, country and language: sections, gifts, prices, options')
+    .option('--brand <id>', 'brand the store is read for (required)')
+    .option('--country <cc>', 'delivery country, two letters (required)')
+    .option('--locale <locale>', 'language (default en-US)')
+    .addOption(fieldsOption('storeDetail'))
+    .addHelpText('after', examples('svc stores show <id> --brand <id> --country DE --locale de-DE', 'svc stores show <id> --brand <id> --country US -o json | jq ".sections[].items[].name"'));
 }
 
 export async function run(ctx: Context, opts: Options, [id]: string[]): Promise<void> {
@@ -24,7 +38,7 @@ export async function run(ctx: Context, opts: Options, [id]: string[]): Promise<
     locale: validate.locale(opts.locale),
   };
   const client = await ctx.client();
-  const store = await client.get<RewardStore>(`/reward-stores/${storeId}`, { query, signal: ctx.signal });
+  const store = (await getRewardStore(client, storeId, query, { signal: ctx.signal })).body;
   const output = await ctx.output();
   await output.object(store, (value) => renderStore(output, value));
 }

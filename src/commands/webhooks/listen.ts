@@ -17,18 +17,19 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { Dispatcher } from 'undici';
 import type { SvcEvent } from '../../api/types.js';
-import { describeNetworkError, loadTransport } from '../../api/transport.js';
-import { validateForwardUrl } from '../../core/config.js';
-import type { Context } from '../../core/context.js';
+import { SideRequests } from '../../api/side.js';
+import { deliveryUrl } from '../../core/net.js';
+import type { Context } from '../../app/context.js';
 import { ExitCode, FailureError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { verifySignature } from '../../core/signature.js';
 import { diagnose } from '../../core/signature-diagnose.js';
 import { resolveWebhookSecret } from '../../core/signature-secret.js';
 import * as validate from '../../core/validate.js';
-import { EventRenderer } from '../events/render.js';
+import { EventRenderer } from '../../features/events/render.js';
+import type { Command } from 'commander';
+import { examples } from '../declare.js';
 
 export interface ListenOptions {
   port?: string;
@@ -71,12 +72,29 @@ interface Verdict {
   duplicate?: boolean;
 }
 
+export function declare(command: Command): void {
+  command
+    .description('run a local receiver that verifies and prints each delivery')
+    .option('--port <port>', 'port to listen on (default 4242; 0 picks a free one)')
+    .option('--path <path>', 'path to accept deliveries on (default /webhooks)')
+    .option('--save-dir <dir>', 'write each delivery (receivedAt, headers, raw body, verdict) to DIR/<event id>.json; a repeated id gets <id>.2.json, never overwritten')
+    .option('--forward-to <url>', 'relay verified deliveries unchanged (body and signature headers) to this URL; http:// only to loopback')
+    .addHelpText(
+      'after',
+      examples(
+        'svc webhooks listen --port 4242',
+        'svc webhooks listen --path /hooks/svc -o jsonl',
+        'svc webhooks listen --save-dir ./deliveries --forward-to http://localhost:3000/webhooks',
+      ),
+    );
+}
+
 export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
   const port = validate.port(opts.port, 4242);
   const path = opts.path ?? '/webhooks';
   if (!path.startsWith('/')) throw new UsageError(`--path: must start with /, got ${path}`);
   // Refused before anything listens or connects: plain http only to loopback.
-  const forwardTo = opts.forwardTo === undefined ? undefined : validateForwardUrl(opts.forwardTo, '--forward-to');
+  const forwardTo = opts.forwardTo === undefined ? undefined : deliveryUrl(opts.forwardTo, '--forward-to');
   if (opts.saveDir === '') throw new UsageError('--save-dir: must name a directory');
   const { secret } = await resolveWebhookSecret(ctx, { stdinFlag: false });
   const saveDir = opts.saveDir;
@@ -320,7 +338,8 @@ async function save(ctx: Context, dir: string, delivery: Delivery, verdict: Verd
 class Relay {
   private queue = Promise.resolve();
   private pending = 0;
-  private dispatcher?: Dispatcher;
+  /** the service's delivery time-outs: 5 s connect, 10 s response */
+  private readonly http = new SideRequests({ responseTimeoutMs: 10_000, maxBodyBytes: 0 });
 
   constructor(
     private readonly url: string,
@@ -341,22 +360,19 @@ class Relay {
 
   async close(): Promise<void> {
     await this.queue.catch(() => undefined);
-    await this.dispatcher?.close();
+    await this.http.close();
   }
 
   private async send(delivery: Delivery): Promise<string> {
-    const transport = await loadTransport();
-    this.dispatcher ??= transport.createAgent({ connect: { timeout: 5_000 }, headersTimeout: 10_000, bodyTimeout: 10_000 });
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(delivery.headers)) {
       if ((name === 'content-type' || name.startsWith('svc-')) && typeof value === 'string') headers[name] = value;
     }
     try {
-      const response = await transport.request(this.dispatcher, this.url, { method: 'POST', headers, body: delivery.body, signal: this.signal });
-      await response.body.dump();
-      return `${response.statusCode}`;
+      return `${(await this.http.send(this.url, { method: 'POST', headers, body: delivery.body, signal: this.signal })).status}`;
     } catch (error) {
-      return `failed (${describeNetworkError(error)})`;
+      // Never a rejection in the queue: an interrupted relay is reported like any other failure.
+      return `failed (${error instanceof Error ? error.message : String(error)})`;
     }
   }
 }

@@ -3,17 +3,28 @@
  * receiver can be tested with curl. The bare value is printed unless `-o json|jsonl` is asked for
  * explicitly, so `$(svc webhooks sign …)` works in a pipe, where jsonl is the default format.
  */
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 import * as validate from '../../core/validate.js';
 import { UsageError } from '../../core/errors.js';
 import { computeSignature } from '../../core/signature.js';
 import { resolveWebhookSecret } from '../../core/signature-secret.js';
 import { readFileOrStdin } from '../../core/stdin.js';
+import type { Command } from 'commander';
+import { examples } from '../declare.js';
 
 export interface SignOptions {
   payloadFile?: string;
   secretStdin?: boolean;
   timestamp?: string;
+}
+
+export function declare(command: Command): void {
+  command
+    .description('print a valid Svc-Signature header value for a payload')
+    .option('--payload-file <file>', 'the raw body (- reads stdin)')
+    .option('--secret-stdin', 'read the webhook secret from stdin (else SVC_WEBHOOK_SECRET, then the profile)')
+    .option('--timestamp <unix>', 'signature time in unix seconds (default now)')
+    .addHelpText('after', examples('svc webhooks sign --payload-file event.json', 'svc webhooks sign --payload-file event.json --timestamp 1763719200'));
 }
 
 export async function run(ctx: Context, opts: SignOptions): Promise<void> {

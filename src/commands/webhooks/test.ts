@@ -3,18 +3,27 @@
  * what the receiver answered. Exit 0 only when it answered 2xx, else 1.
  */
 import type { WebhookTestResult } from '../../api/types.js';
-import type { Context } from '../../core/context.js';
+import { testWebhook } from '../../api/resources.js';
+import type { Context } from '../../app/context.js';
 import { FailureError } from '../../core/errors.js';
 import type { Output } from '../../core/output.js';
+import type { Command } from 'commander';
+import { examples } from '../declare.js';
+
+export function declare(command: Command): void {
+  command
+    .description("send a signed ping to the key's webhook URL (POST /webhooks:test)")
+    .addHelpText('after', examples('svc webhooks test'));
+}
 
 export async function run(ctx: Context): Promise<void> {
   const client = await ctx.client();
   const spinner = await ctx.io.spinner('Sending a ping to the key\'s webhook URL (the service waits up to 15 s for the receiver)');
   let result: WebhookTestResult;
   try {
-    // The spec does not show a request body; an empty JSON object is the neutral choice. Every call
-    // sends a real ping and the service never retries one, so neither does svc.
-    result = (await client.post<WebhookTestResult>('/webhooks:test', undefined, { signal: ctx.signal, retry: false })).body;
+    // The description gives this call no request body, so none is sent (a validating proxy refuses
+    // one). Every call sends a real ping and the service never retries one, so neither does svc.
+    result = (await testWebhook(client, { signal: ctx.signal, retry: false })).body;
   } finally {
     spinner.stop();
   }

@@ -7,7 +7,7 @@ import { ApiClient } from '../api/client.js';
 import { API_LIMITS, type CustomFieldInput, type TenantCustomField } from '../api/types.js';
 import { UsageError, type FieldError } from '../core/errors.js';
 import type { Prompter } from '../core/prompter.js';
-import * as validate from '../core/validate.js';
+import * as validate from '../api/checks.js';
 
 /**
  * The spec's length limits, shared by links, orders and the prompts that ask for them: read from the

@@ -3,15 +3,16 @@
  * only on a loopback host, and only after GET {adminUrl}/clock has answered as a sandbox does.
  * Nothing else is sent before that probe, and the probe carries no API key.
  */
-import type { Dispatcher } from 'undici';
 import { toProblem } from '../api/client.js';
-import { describeNetworkError, loadTransport } from '../api/transport.js';
-import { isLoopbackHost } from '../core/config.js';
+import { SideRequestError, SideRequests, type SideRequest } from '../api/side.js';
+import { isLoopbackHost } from '../core/net.js';
 import { ApiError, InterruptedError, UnavailableError, UsageError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const ADMIN_TIMEOUT_MS = 15_000;
+/** The admin API answers with small JSON documents (the deliveries list is the largest). */
+const ADMIN_MAX_BODY = 32 * 1024 * 1024;
 
 /** …/v1 → …/_sandbox, the way `svc sandbox` lays out its two APIs. */
 export function adminUrlFor(baseUrl: string): string {
@@ -19,7 +20,7 @@ export function adminUrlFor(baseUrl: string): string {
 }
 
 export class SandboxAdmin {
-  private dispatcherPromise?: Promise<Dispatcher>;
+  private readonly http = new SideRequests({ responseTimeoutMs: ADMIN_TIMEOUT_MS, maxBodyBytes: ADMIN_MAX_BODY });
 
   private constructor(
     readonly adminUrl: string,
@@ -60,33 +61,27 @@ export class SandboxAdmin {
   }
 
   async close(): Promise<void> {
-    if (this.dispatcherPromise) await (await this.dispatcherPromise).close();
+    await this.http.close();
   }
 
-  private async send(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown; text: string }> {
-    const transport = await loadTransport();
-    this.dispatcherPromise ??= loadTransport().then((t) => t.createAgent({ headersTimeout: ADMIN_TIMEOUT_MS, bodyTimeout: ADMIN_TIMEOUT_MS, connect: { timeout: 5_000 } }));
-    const dispatcher = await this.dispatcherPromise;
+  private async send(method: SideRequest['method'], path: string, body?: unknown): Promise<{ status: number; body: unknown; text: string }> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (payload !== undefined) headers['content-type'] = 'application/json';
-    let text: string;
-    let status: number;
+    let answer: { status: number; text: string };
     try {
-      const response = await transport.request(dispatcher, `${this.adminUrl}${path}`, { method: method as Dispatcher.HttpMethod, headers, body: payload, signal: this.signal });
-      status = response.statusCode;
-      text = await response.body.text();
+      answer = await this.http.send(`${this.adminUrl}${path}`, { method, headers, body: payload, signal: this.signal });
     } catch (error) {
-      if (this.signal.aborted) throw new InterruptedError();
-      throw new UnavailableError(`could not reach the sandbox admin API at ${this.adminUrl}: ${describeNetworkError(error)}`, 'connection_error', error);
+      if (!(error instanceof SideRequestError)) throw error;
+      throw new UnavailableError(`could not reach the sandbox admin API at ${this.adminUrl}: ${error.message}`, 'connection_error', error);
     }
     let parsed: unknown;
     try {
-      parsed = text === '' ? undefined : JSON.parse(text);
+      parsed = answer.text === '' ? undefined : JSON.parse(answer.text);
     } catch {
       parsed = undefined;
     }
-    return { status, body: parsed, text };
+    return { status: answer.status, body: parsed, text: answer.text };
   }
 }
 

@@ -1,6 +1,7 @@
 /** Custom-field answers as a person reads them: by label, not by field id. Shared by link and order views. */
 import type { ApiClient } from '../api/client.js';
-import type { CustomFieldAnswer, Me, TenantCustomField } from '../api/types.js';
+import { getMe } from '../api/resources.js';
+import type { CustomFieldAnswer, TenantCustomField } from '../api/types.js';
 import type { Output } from '../core/output.js';
 import { truncate } from '../core/output.js';
 import { terminalSafeLine } from '../core/sanitize.js';
@@ -13,7 +14,7 @@ export type FieldLabels = ReadonlyMap<string, string>;
  */
 export async function fieldLabels(client: ApiClient, signal: AbortSignal): Promise<FieldLabels> {
   try {
-    const me = (await client.request<Me>('GET', '/me', { signal, retry: false })).body;
+    const me = (await getMe(client, { signal, retry: false })).body;
     return labelsOf(me?.tenant?.customFields ?? []);
   } catch {
     return new Map();

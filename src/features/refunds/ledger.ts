@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../app/context.js';
 
 export interface LedgerEntry {
   orderId: string;

@@ -2,15 +2,16 @@
  * The factory every command receives: lazy, cached access to IO, output, config, the resolved
  * profile, the API client and the prompter. Nothing is loaded until a command asks for it.
  */
+import type { Command } from 'commander';
 import { ApiClient } from '../api/client.js';
-import { AuthError, UsageError } from './errors.js';
-import { IO, type IOStreams } from './io.js';
-import { FORMATS, Output, type Format } from './output.js';
-import { ConfigStore, DEFAULT_BASE_URL, DEFAULT_PROFILE, validateBaseUrl, validateProfileName, type Profile } from './config.js';
-import { defaultSecretStore, SecretStoreError, type SecretStore } from './secret-store.js';
-import { inquirerPrompter, type Prompter } from './prompter.js';
-import * as validate from './validate.js';
-import { terminalSafeLine } from './sanitize.js';
+import { AuthError, UsageError } from '../core/errors.js';
+import { IO, type IOStreams } from '../core/io.js';
+import { FORMATS, Output, type Format } from '../core/output.js';
+import { ConfigStore, DEFAULT_BASE_URL, DEFAULT_PROFILE, validateBaseUrl, validateProfileName, type Profile } from '../core/config.js';
+import { defaultSecretStore, SecretStoreError, type SecretStore } from '../core/secret-store.js';
+import { inquirerPrompter, type Prompter } from '../core/prompter.js';
+import * as validate from '../core/validate.js';
+import { terminalSafeLine } from '../core/sanitize.js';
 
 /** Global options as commander hands them over (strings; validated here). */
 export interface GlobalOptions {
@@ -25,6 +26,20 @@ export interface GlobalOptions {
   rate?: string;
   /** --fields of the command, already parsed and checked against its resource */
   fields?: string[];
+}
+
+/** A global option given for this run (on the command line or by its environment variable), as commander parsed it. */
+export interface GivenGlobal {
+  /** the long flag, e.g. --profile, --no-color */
+  flag: string;
+  /** its value; true or false for a flag without one */
+  value: string | boolean;
+}
+
+/** What the run hands the factory besides the options: the given globals (for hints) and the whole command tree (for completions). */
+export interface RunInfo {
+  given: GivenGlobal[];
+  tree: () => Promise<Command>;
 }
 
 export interface ResolvedProfile {
@@ -61,6 +76,7 @@ export class Context {
     options: GlobalOptions,
     streams: IOStreams,
     readonly signal: AbortSignal,
+    private readonly run: RunInfo = { given: [], tree: () => Promise.reject(new Error('no command tree in this run')) },
   ) {
     options = { ...options, profile: typeof options.profile === 'string' ? options.profile : undefined };
     this.options = options;
@@ -71,6 +87,16 @@ export class Context {
     this.timeoutMs = (validate.positiveNumber(options.timeout, '--timeout') ?? 30) * 1000;
     this.maxRetries = validate.positiveInt(options.maxRetries, '--max-retries', 0) ?? 4;
     this.ratePerMinute = validate.positiveInt(options.rate, '--rate') ?? 3000;
+  }
+
+  /** The global options given for this run, to repeat them in a hint (the next page's command). */
+  get givenGlobals(): readonly GivenGlobal[] {
+    return this.run.given;
+  }
+
+  /** The whole command tree, every verb declared (completions). */
+  commandTree(): Promise<Command> {
+    return this.run.tree();
   }
 
   get env(): NodeJS.ProcessEnv {

@@ -1,19 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import type { Me } from '../../api/types.js';
-import type { Profile } from '../../core/config.js';
-import type { Context } from '../../core/context.js';
-import { UsageError } from '../../core/errors.js';
-import { maskKey } from '../../core/secrets.js';
-import { readStdinLines } from '../../core/stdin.js';
-import { terminalSafeLine } from '../../core/sanitize.js';
+import { getMe } from '../api/resources.js';
+import type { Profile } from '../core/config.js';
+import type { Context } from '../app/context.js';
+import { UsageError } from '../core/errors.js';
+import { MASKED_KEY, isApiKeyFormat, maskKey } from '../api/keys.js';
+import { readStdinLines } from '../core/stdin.js';
+import { terminalSafeLine } from '../core/sanitize.js';
+import type { Command } from 'commander';
+import { examples } from './declare.js';
 
 interface Options {
   apiKeyStdin?: boolean;
   webhookSecretStdin?: boolean;
 }
 
-const KEY_FORMAT = /^svc_live_[A-Za-z0-9_-]{8,}$/;
 const SECRET_FORMAT = /^[0-9a-fA-F]{64}$/;
+
+export function declare(command: Command): void {
+  command
+    .description('check an API key with GET /me and save it in a profile')
+    .option('--api-key-stdin', 'read the API key from standard input instead of prompting')
+    .option('--webhook-secret-stdin', 'also read the webhook secret from standard input (the line after the key)')
+    .addHelpText('after', examples('svc login', 'printf "%s\\n" "$KEY" | svc login --profile ci --api-key-stdin', 'svc login --profile staging --base-url https://api.example.test/v1'));
+}
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
   // The same profile and base URL every other command would use (--profile, SVC_PROFILE, `profiles use`).
@@ -21,13 +30,13 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const config = await ctx.config();
 
   const { apiKey, webhookSecret } = await readCredentials(ctx, opts);
-  if (!KEY_FORMAT.test(apiKey)) throw new UsageError('API key: not a key of the form svc_live_… (check what was pasted)');
+  if (!isApiKeyFormat(apiKey)) throw new UsageError(`API key: not a key of the form ${MASKED_KEY} (check what was pasted)`);
   if (webhookSecret !== undefined && !SECRET_FORMAT.test(webhookSecret)) {
     throw new UsageError('webhook secret: must be the 64-character hex string shown when the key was created');
   }
 
   // Check the key before anything is written: a refused key leaves the stored profile as it was.
-  const me = await ctx.clientFor(baseUrl, apiKey, webhookSecret ? [webhookSecret] : []).get<Me>('/me', { signal: ctx.signal });
+  const me = (await getMe(ctx.clientFor(baseUrl, apiKey, webhookSecret ? [webhookSecret] : []), { signal: ctx.signal })).body;
 
   const { profile, inKeyring } = await store(ctx, name, existing, baseUrl, apiKey, webhookSecret);
   await config.setProfile(name, profile);
@@ -86,7 +95,7 @@ async function readCredentials(ctx: Context, opts: Options): Promise<{ apiKey: s
     throw new UsageError('--api-key-stdin: required when not on a terminal (keys are never taken as flag values)', 'printf "%s\\n" "$KEY" | svc login --api-key-stdin');
   }
   // On a terminal, "stdin" is the person typing: both values are asked for without echo.
-  const apiKey = (await ctx.prompter().password('API key (svc_live_…):')).trim();
+  const apiKey = (await ctx.prompter().password(`API key (${MASKED_KEY}):`)).trim();
   const webhookSecret = opts.webhookSecretStdin ? (await ctx.prompter().password('Webhook secret (64 hex characters):')).trim() : undefined;
   return { apiKey, webhookSecret };
 }

@@ -9,10 +9,8 @@
  * and none has been delivered since), each later event gets one attempt, so a dead receiver costs
  * one round of retries, not one per event.
  */
-import type { Dispatcher } from 'undici';
-import { describeNetworkError, loadTransport } from '../../api/transport.js';
-import { isLoopbackHost } from '../../core/config.js';
-import { InterruptedError, UsageError } from '../../core/errors.js';
+import { SideRequestError, SideRequests } from '../../api/side.js';
+import { deliveryUrl } from '../../core/net.js';
 import { sleep } from '../../core/sleep.js';
 import { signatureHeader } from '../../core/signature.js';
 import type { FeedEvent } from './feed.js';
@@ -41,28 +39,12 @@ export interface ForwarderOptions {
 
 const MAX_RETRY_WAIT_MS = 30_000;
 
-/**
- * Checks `--forward-to` before any connection: https://, or plain http:// to a loopback host only
- * (events carry players' records; they never cross a network unencrypted). No user name or password
- * in the URL. Only the URL's text is looked at: nothing is resolved or connected here.
- */
-export function forwardUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError('--forward-to: not a URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--forward-to: must be an https:// URL (or http:// to a loopback host), got ${url.protocol}`);
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new UsageError(`--forward-to: plain http:// only to a loopback host (127.0.0.1, ::1, localhost); use https:// for ${url.hostname}`);
-  }
-  if (url.username || url.password) throw new UsageError('--forward-to: must not carry a user name or password');
-  return url.toString();
-}
+/** Checks `--forward-to` before any connection (see deliveryUrl). */
+export const forwardUrl = (value: string): string => deliveryUrl(value, '--forward-to');
 
 export class Forwarder {
-  private dispatcherPromise?: Promise<Dispatcher>;
+  /** A pool of its own: the receiver gets the service's delivery time-outs (5 s connect, 10 s response), not the API client's. */
+  private readonly http = new SideRequests({ responseTimeoutMs: 10_000, maxBodyBytes: 0 });
   /** an event used up its attempts and nothing has been delivered since */
   private receiverDown = false;
 
@@ -86,20 +68,10 @@ export class Forwarder {
   }
 
   async close(): Promise<void> {
-    if (this.dispatcherPromise) await (await this.dispatcherPromise).close();
-  }
-
-  private dispatcher(): Promise<Dispatcher> {
-    // A pool of its own: the receiver gets the service's delivery time-outs, not the API client's.
-    this.dispatcherPromise ??= loadTransport().then((transport) =>
-      transport.createAgent({ connect: { timeout: 5_000 }, headersTimeout: 10_000, bodyTimeout: 10_000 }),
-    );
-    return this.dispatcherPromise;
+    await this.http.close();
   }
 
   private async attempt(item: FeedEvent): Promise<Omit<ForwardResult, 'attempts'>> {
-    const transport = await loadTransport();
-    const dispatcher = await this.dispatcher();
     const headers = {
       'content-type': 'application/json',
       'svc-event-id': String(item.event?.id ?? ''),
@@ -107,13 +79,12 @@ export class Forwarder {
       'svc-signature': signatureHeader(this.options.secret, Math.floor(Date.now() / 1000), item.raw),
     };
     try {
-      const response = await transport.request(dispatcher, this.options.url, { method: 'POST', headers, body: item.raw, signal: this.options.signal });
-      await response.body.dump();
-      const ok = response.statusCode >= 200 && response.statusCode < 300;
-      return ok ? { ok, status: response.statusCode } : { ok, status: response.statusCode, error: `receiver answered ${response.statusCode}` };
+      const { status } = await this.http.send(this.options.url, { method: 'POST', headers, body: item.raw, signal: this.options.signal });
+      const ok = status >= 200 && status < 300;
+      return ok ? { ok, status } : { ok, status, error: `receiver answered ${status}` };
     } catch (error) {
-      if (this.options.signal.aborted) throw new InterruptedError();
-      return { ok: false, error: describeNetworkError(error) };
+      if (!(error instanceof SideRequestError)) throw error;
+      return { ok: false, error: error.message };
     }
   }
 }

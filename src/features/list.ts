@@ -1,11 +1,11 @@
 /** The shared body of every `ls` verb: validate list flags, page through, render. */
-import { pages } from '../api/paginate.js';
+import { pagesOf, type ListOperation, type PageQuery } from '../api/paginate.js';
 import { RESOURCE_OF_PATH, defaultColumns } from '../api/resource-fields.js';
-import type { Query } from '../api/client.js';
-import type { Context, GlobalOptions } from '../core/context.js';
+import { API_LIMITS } from '../api/types.js';
+import type { Context, GivenGlobal } from '../app/context.js';
 import type { Column } from '../core/output.js';
 import { UsageError } from '../core/errors.js';
-import * as validate from '../core/validate.js';
+import * as validate from '../api/checks.js';
 
 export interface ListFlags {
   limit?: string;
@@ -13,12 +13,12 @@ export interface ListFlags {
   all?: boolean;
 }
 
-export async function runList<T>(
+export async function runList<Q extends PageQuery, T>(
   ctx: Context,
   flags: ListFlags,
   spec: {
-    path: string;
-    query: Query;
+    list: ListOperation<Q, T>;
+    query: Omit<Q, keyof PageQuery>;
     columns: Column<T>[];
     noun: string;
     command: string;
@@ -27,43 +27,26 @@ export async function runList<T>(
   },
 ): Promise<void> {
   // With --all, the largest page unless told otherwise: fewer round trips for the same items.
-  const limit = validate.limit(flags.limit) ?? (flags.all ? 100 : undefined);
+  const limit = validate.limit(flags.limit) ?? (flags.all ? API_LIMITS.pageSizeMax : undefined);
   if (flags.after !== undefined && flags.after.trim() === '') throw new UsageError('--after: empty cursor');
   const client = await ctx.client();
   const output = await ctx.output();
-  await output.list(pages<T>(client, spec.path, { query: spec.query, limit, after: flags.after, all: flags.all, signal: ctx.signal }), {
+  await output.list(pagesOf(client, spec.list, { query: spec.query, limit, after: flags.after, all: flags.all, signal: ctx.signal }), {
     columns: spec.columns,
-    csvColumns: RESOURCE_OF_PATH[spec.path] ? defaultColumns(RESOURCE_OF_PATH[spec.path]) : undefined,
+    csvColumns: RESOURCE_OF_PATH[spec.list.path] ? defaultColumns(RESOURCE_OF_PATH[spec.list.path]) : undefined,
     noun: spec.noun,
-    nextHint: flags.all ? undefined : (cursor) => nextPageCommand(spec.command, ctx.options, { ...spec.filters, '--fields': ctx.options.fields?.join(','), '--limit': flags.limit, '--after': cursor }),
+    nextHint: flags.all ? undefined : (cursor) => nextPageCommand(spec.command, ctx.givenGlobals, { ...spec.filters, '--fields': ctx.options.fields?.join(','), '--limit': flags.limit, '--after': cursor }),
   });
 }
-
-/** Each global option as it was given, as the shell words that give it again. */
-const GLOBAL_FLAGS: { [K in keyof GlobalOptions]-?: (value: GlobalOptions[K]) => string[] } = {
-  profile: (value) => (value ? [flagWithValue('--profile', value)] : []),
-  baseUrl: (value) => (value ? [flagWithValue('--base-url', value)] : []),
-  output: (value) => (value ? [flagWithValue('--output', value)] : []),
-  color: (value) => (value === false ? ['--no-color'] : []),
-  input: (value) => (value === false ? ['--no-input'] : []),
-  debug: (value) => (value ? ['--debug'] : []),
-  timeout: (value) => (value ? [flagWithValue('--timeout', value)] : []),
-  maxRetries: (value) => (value ? [flagWithValue('--max-retries', value)] : []),
-  rate: (value) => (value ? [flagWithValue('--rate', value)] : []),
-  // --fields belongs to the command, so it is repeated among the command's flags instead.
-  fields: () => [],
-};
 
 /**
  * The command that continues a listing: `svc`, every global option that was given, the command, its
  * flags and the cursor, each value quoted for a POSIX shell. The cursor is the server's data:
  * pasted into a shell, the line runs svc with these arguments and nothing else.
  */
-export function nextPageCommand(command: string, globals: GlobalOptions, flags: Record<string, string | undefined>): string {
+export function nextPageCommand(command: string, globals: readonly GivenGlobal[], flags: Record<string, string | undefined>): string {
   const [program, ...verb] = command.split(' ');
-  const globalWords = (Object.keys(GLOBAL_FLAGS) as (keyof GlobalOptions)[]).flatMap((name) =>
-    (GLOBAL_FLAGS[name] as (value: unknown) => string[])(globals[name]),
-  );
+  const globalWords = globals.flatMap(({ flag, value }) => (typeof value === 'string' ? [flagWithValue(flag, value)] : value || flag.startsWith('--no-') ? [flag] : []));
   const flagWords = Object.entries(flags).flatMap(([flag, value]) => (value === undefined ? [] : [flagWithValue(flag, value)]));
   return [program, ...globalWords, ...verb, ...flagWords].join(' ');
 }

@@ -10,6 +10,7 @@
  */
 import type { ApiClient } from '../../api/client.js';
 import { readPage, type Page } from '../../api/paginate.js';
+import { listEvents } from '../../api/resources.js';
 import { backoffMs } from '../../api/retry.js';
 import type { SvcEvent } from '../../api/types.js';
 import { ExitCode, SvcError, UnavailableError } from '../../core/errors.js';
@@ -58,12 +59,11 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
     let page: Page<unknown>;
     const polledAt = now();
     try {
-      page = readPage<unknown>(await options.client.get<unknown>('/events', {
-        query: { after: cursor ?? undefined, limit: options.limit },
+      page = readPage<unknown>((await listEvents(options.client, { after: cursor ?? undefined, limit: options.limit }, {
         signal: options.signal,
         // Following, this loop is the retry loop (with its status line and --give-up-after).
         ...(options.follow ? { retry: false } : {}),
-      }));
+      })).body);
     } catch (error) {
       if (!options.follow || !isTransient(error)) throw error;
       const message = (error as Error).message;

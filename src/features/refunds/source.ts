@@ -5,6 +5,7 @@
  * It honours the AbortSignal and writes nothing; `due` prints, `run` pays.
  */
 import type { ApiClient } from '../../api/client.js';
+import { API_LIMITS } from '../../api/types.js';
 import { feed } from '../events/feed.js';
 import type { Ledger } from './ledger.js';
 import { refundOf, type Refund } from './refund.js';
@@ -24,7 +25,7 @@ export interface DueSourceOptions {
 }
 
 /** The feed's biggest page: a catch-up over a month of events takes the fewest round trips. */
-const PAGE_SIZE = 100;
+const PAGE_SIZE = API_LIMITS.pageSizeMax;
 
 export async function* dueRefunds(options: DueSourceOptions): AsyncGenerator<DueElement> {
   const yielded = new Set<string>();

@@ -1,0 +1,72 @@
+/**
+ * Requests beside the API — a sandbox's admin API, a webhook receiver (`--forward-to`, `webhooks
+ * listen --forward-to`, replays): a keep-alive pool of their own with the time-outs they are given,
+ * on the same transport as the API client, and bodies read only up to a bound. A failure is a
+ * `SideRequestError` in words a person can act on; Ctrl-C is an InterruptedError.
+ */
+import type { Dispatcher } from 'undici';
+import { InterruptedError } from '../core/errors.js';
+import { describeNetworkError, loadTransport } from './transport.js';
+
+export interface SideOptions {
+  /** connect time-out (default 5 s, the service's for webhooks) */
+  connectTimeoutMs?: number;
+  /** time-out for the response headers and, separately, for its body */
+  responseTimeoutMs: number;
+  /** the most of a response body kept as text; the rest is read and dropped (default 1 MiB) */
+  maxBodyBytes?: number;
+}
+
+export interface SideRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT';
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  signal: AbortSignal;
+}
+
+export interface SideResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** the body as text, at most maxBodyBytes of it */
+  text: string;
+}
+
+export class SideRequestError extends Error {}
+
+const DEFAULT_MAX_BODY = 1024 * 1024;
+
+export class SideRequests {
+  private dispatcher?: Promise<Dispatcher>;
+
+  constructor(private readonly options: SideOptions) {}
+
+  async send(url: string, request: SideRequest): Promise<SideResponse> {
+    const transport = await loadTransport();
+    const { connectTimeoutMs = 5_000, responseTimeoutMs } = this.options;
+    this.dispatcher ??= Promise.resolve(transport.createAgent({ connect: { timeout: connectTimeoutMs }, headersTimeout: responseTimeoutMs, bodyTimeout: responseTimeoutMs }));
+    try {
+      const response = await transport.request(await this.dispatcher, url, { method: request.method, headers: request.headers, body: request.body, signal: request.signal });
+      return { status: response.statusCode, headers: response.headers, text: await boundedText(response.body, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY) };
+    } catch (error) {
+      if (request.signal.aborted) throw new InterruptedError();
+      throw new SideRequestError(describeNetworkError(error));
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.dispatcher) await (await this.dispatcher).close();
+  }
+}
+
+/** The start of a body as text: past `limit` bytes the rest is read and dropped, so memory stays bounded. */
+async function boundedText(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    if (kept >= limit) continue;
+    const part = chunk.subarray(0, limit - kept);
+    chunks.push(part);
+    kept += part.length;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,6 @@
+/** The `svc campaigns` verbs, each loaded only when it runs. */
+import type { VerbTable } from '../../app/verb.js';
+
+export const verbs: VerbTable = {
+  ls: () => import('./ls.js'),
+};

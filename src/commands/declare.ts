@@ -1,0 +1,41 @@
+/** Small helpers every verb's declaration uses: examples, enum and --fields options, list flags. */
+import { Option, type Command } from 'commander';
+import { RESOURCE_LABEL, fieldPaths, type Resource } from '../api/resource-fields.js';
+import { API_LIMITS } from '../api/types.js';
+import { parseFieldList } from '../core/fields.js';
+
+/** The help's "Examples:" block. */
+export function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+}
+
+/** A repeatable flag's values in order (no default shown in help). */
+export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export const thousands = (n: number): string => n.toLocaleString('en-US');
+
+/**
+ * An option taking one of an API enum (from the API description): help lists the values and
+ * completions offer them; the command checks the value itself (case-insensitively).
+ */
+export function enumOption(flags: string, description: string, values: readonly string[]): Option {
+  const option = new Option(flags, description);
+  option.argChoices = [...values];
+  return option;
+}
+
+/** `--fields a,b,c.d`, checked against the resource's fields while parsing (exit 2 before any request). */
+export function fieldsOption(resource: Resource): Option {
+  return new Option('--fields <a,b.c>', 'only these fields, dotted paths for nested ones, in this order').argParser((value: string) =>
+    parseFieldList(value, fieldPaths(resource), RESOURCE_LABEL[resource]),
+  );
+}
+
+/** The flags every `ls` verb takes. */
+export function listOptions(command: Command, resource: Resource): Command {
+  return command
+    .addOption(fieldsOption(resource))
+    .option('--limit <n>', `page size, ${API_LIMITS.pageSizeMin}-${API_LIMITS.pageSizeMax} (default ${API_LIMITS.pageSizeDefault})`)
+    .option('--after <cursor>', "start after this cursor (the previous page's nextCursor)")
+    .option('--all', 'follow cursors to the end, streaming every item');
+}

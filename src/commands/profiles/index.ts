@@ -1,0 +1,8 @@
+/** The `svc profiles` verbs, each loaded only when it runs. */
+import type { VerbTable } from '../../app/verb.js';
+
+export const verbs: VerbTable = {
+  ls: () => import('./ls.js'),
+  use: () => import('./use.js'),
+  rm: () => import('./rm.js'),
+};
