@@ -38,7 +38,7 @@ const BEARER = /^Bearer +(\S+)$/i;
  * and no wait runs to its answer synchronously (no promise per request); the others return one.
  */
 export function createApiPipeline(services: PipelineServices): (req: IncomingMessage, res: ServerResponse, target: RequestTarget, origin: string) => Promise<void> | void {
-  const { state, webhooks, limiter, idempotency, faults } = services;
+  const { state, webhooks, limiter, idempotency } = services;
   const router = new Router<ApiRoute>(apiRoutes);
 
   /** Authorization headers already read, to their keys (a client sends the same one on every call). */
@@ -107,8 +107,9 @@ export function createApiPipeline(services: PipelineServices): (req: IncomingMes
       sendJson(res, claim.replay.status, claim.replay.body, { 'Idempotent-Replayed': 'true' });
       return;
     }
-    if (faults.delayMs <= 0) return invoke(res, ctx, route, claim?.run, fault);
-    return new Promise((resolve) => setTimeout(resolve, faults.delayMs)).then(() => invoke(res, ctx, route, claim?.run, fault));
+    const { delayMs } = services.faults;
+    if (delayMs <= 0) return invoke(res, ctx, route, claim?.run, fault);
+    return new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => invoke(res, ctx, route, claim?.run, fault));
   }
 
   return (req, res, target, origin) => {
@@ -116,7 +117,7 @@ export function createApiPipeline(services: PipelineServices): (req: IncomingMes
     const key = authenticate(req.headers.authorization);
     const wait = limiter.take(key.name);
     if (wait > 0) throw rateLimited(`More than ${limiter.limit} requests a minute; retry after ${wait} s.`, wait);
-    const fault = decideFault(faults, services.faultRandom);
+    const fault = decideFault(services.faults, services.faultRandom);
     if (answerFaultBeforeCall(fault, req, res)) return;
     const { route, params } = routeCall(req, target.path, key);
     const ctx: ApiContext = { state, webhooks, key, params, query: target.query, body: undefined, origin, path: target.path };
