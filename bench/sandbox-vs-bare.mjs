@@ -94,7 +94,8 @@ async function round(pool, pid, path, headers, ms) {
 const sandbox = await startSandbox();
 const base = new URL(sandbox.info.baseUrl);
 const path = `${base.pathname}/me`;
-const headers = { authorization: `Bearer ${sandbox.apiKey}` };
+// The headers svc sends on every call.
+const headers = { authorization: `Bearer ${sandbox.apiKey}`, accept: 'application/json', 'user-agent': 'svc-bench' };
 const answer = await rawAnswer(base.origin, path, headers);
 const bare = await startBare(answer.body);
 const bareAnswer = await rawAnswer(bare.origin, path, headers);

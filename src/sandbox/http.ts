@@ -39,7 +39,9 @@ const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
  * `application/json;q=0, *\/*`, `application/problem+json` and `text/html` exclude JSON.
  */
 export function acceptsJson(accept: string | undefined): boolean {
-  if (accept === undefined || accept.trim() === '') return true;
+  // What nearly every client sends (svc among them), decided without parsing.
+  if (accept === undefined || accept === 'application/json' || accept === '*/*') return true;
+  if (accept.trim() === '') return true;
   let specificity = -1;
   let quality = 0;
   for (const range of accept.split(',')) {
