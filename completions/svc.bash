@@ -11,7 +11,7 @@ _svc_profiles() {
 }
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cmdpath="svc" opt="" w i npos=0 subcommands="" options=""
-  local valueflags=" --profile --base-url --output -o --timeout --max-retries --rate --fields --brand --status --limit --after --campaign --name --email --message --locale --field --idempotency-key --from-file --concurrency --reason --country --store --product --variation --price --phone --street --city --postal-code --details --type --last -n --interval --forward-to --link --order --since --give-up-after --ledger --exec --payload-file --timestamp --port --path --save-dir --header --tolerance --now --data -H --host --rate-limit --faults --seed --log "
+  local valueflags=" --profile --base-url --output -o --timeout --max-retries --rate --jq --fields --brand --status --limit --after --campaign --name --email --message --locale --field --idempotency-key --from-file --concurrency --reason --country --store --product --variation --price --phone --street --city --postal-code --details --type --last -n --interval --forward-to --link --order --since --give-up-after --ledger --exec --payload-file --timestamp --port --path --save-dir --to --header --tolerance --now --data -H --host --rate-limit --faults --seed --log "
   [[ "$cur" == "=" || "$cur" == ":" ]] && cur=""
   # The command path: words before the cursor, without options and their values. Bash splits a
   # value at = and : (--profile=p, http://host), so those pieces are skipped with it.
@@ -26,7 +26,7 @@ _svc_complete() {
       continue
     fi
     case "$cmdpath $w" in
-      "svc login"|"svc profiles"|"svc profiles ls"|"svc profiles use"|"svc profiles rm"|"svc me"|"svc campaigns"|"svc campaigns ls"|"svc links"|"svc links ls"|"svc links get"|"svc links create"|"svc links cancel"|"svc stores"|"svc stores ls"|"svc stores show"|"svc orders"|"svc orders place"|"svc orders ls"|"svc orders get"|"svc events"|"svc events tail"|"svc refunds"|"svc refunds due"|"svc refunds run"|"svc refunds mark"|"svc refunds ls"|"svc trigger"|"svc webhooks"|"svc webhooks test"|"svc webhooks sign"|"svc webhooks listen"|"svc inspect"|"svc doctor"|"svc verify-signature"|"svc api"|"svc completion"|"svc sandbox") cmdpath="$cmdpath $w"; npos=0 ;;
+      "svc login"|"svc profiles"|"svc profiles ls"|"svc profiles use"|"svc profiles rm"|"svc me"|"svc campaigns"|"svc campaigns ls"|"svc links"|"svc links ls"|"svc links get"|"svc links create"|"svc links cancel"|"svc stores"|"svc stores ls"|"svc stores show"|"svc orders"|"svc orders place"|"svc orders ls"|"svc orders get"|"svc events"|"svc events tail"|"svc refunds"|"svc refunds due"|"svc refunds run"|"svc refunds mark"|"svc refunds ls"|"svc trigger"|"svc webhooks"|"svc webhooks test"|"svc webhooks sign"|"svc webhooks listen"|"svc webhooks replay"|"svc inspect"|"svc doctor"|"svc verify-signature"|"svc api"|"svc completion"|"svc sandbox") cmdpath="$cmdpath $w"; npos=0 ;;
       *) ((npos++)) ;;
     esac
   done
@@ -61,45 +61,46 @@ _svc_complete() {
     esac
   fi
   case "$cmdpath" in
-    "svc") subcommands='login profiles me campaigns links stores orders events refunds trigger webhooks inspect doctor verify-signature api completion sandbox' options='--version --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc login") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --api-key-stdin --webhook-secret-stdin --help -h' ;;
-    "svc profiles") subcommands='ls use rm' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc profiles ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc profiles use") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc profiles rm") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc me") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --fields --help -h' ;;
-    "svc campaigns") subcommands='ls' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc campaigns ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --brand --status --fields --limit --after --all --help -h' ;;
-    "svc links") subcommands='ls get create cancel' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc links ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --brand --campaign --status --fields --limit --after --all --help -h' ;;
-    "svc links get") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --fields --help -h' ;;
-    "svc links create") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --campaign --name --brand --email --message --locale --field --idempotency-key --from-file --concurrency --help -h' ;;
-    "svc links cancel") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --reason --idempotency-key --yes -y --help -h' ;;
-    "svc stores") subcommands='ls show' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc stores ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --brand --fields --limit --after --all --help -h' ;;
-    "svc stores show") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --brand --country --locale --fields --help -h' ;;
-    "svc orders") subcommands='place ls get' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc orders place") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --store --brand --product --variation --price --country --name --phone --street --city --postal-code --email --details --locale --field --from-file --idempotency-key --yes -y --help -h' ;;
-    "svc orders ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --brand --store --status --fields --limit --after --all --help -h' ;;
-    "svc orders get") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --fields --help -h' ;;
-    "svc events") subcommands='tail' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc events tail") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --follow -f --after --resume --type --last -n --limit --interval --forward-to --link --order --brand --campaign --since --give-up-after --fields --help -h' ;;
-    "svc refunds") subcommands='due run mark ls' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc refunds due") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --ledger --from-start --help -h' ;;
-    "svc refunds run") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --ledger --exec --follow -f --interval --help -h' ;;
-    "svc refunds mark") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --ledger --help -h' ;;
-    "svc refunds ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --ledger --help -h' ;;
-    "svc trigger") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --link --order --help -h' ;;
-    "svc webhooks") subcommands='test sign listen' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc webhooks test") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc webhooks sign") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --payload-file --secret-stdin --timestamp --help -h' ;;
-    "svc webhooks listen") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --port --path --save-dir --forward-to --help -h' ;;
-    "svc inspect") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --since --fields --help -h' ;;
-    "svc doctor") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --webhook --help -h' ;;
-    "svc verify-signature") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --header --payload-file --secret-stdin --tolerance --now --help -h' ;;
-    "svc api") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --data --paginate --idempotency-key --include -i --header -H --help -h' ;;
-    "svc completion") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --help -h' ;;
-    "svc sandbox") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --host --port --approval-required --rate-limit --faults --seed --no-profile --verbose --log --help -h' ;;
+    "svc") subcommands='login profiles me campaigns links stores orders events refunds trigger webhooks inspect doctor verify-signature api completion sandbox' options='--version --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
+    "svc login") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --api-key-stdin --webhook-secret-stdin --help -h' ;;
+    "svc profiles") subcommands='ls use rm' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
+    "svc profiles ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
+    "svc profiles use") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
+    "svc profiles rm") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
+    "svc me") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --fields --help -h' ;;
+    "svc campaigns") subcommands='ls' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
+    "svc campaigns ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --brand --status --fields --limit --after --all --help -h' ;;
+    "svc links") subcommands='ls get create cancel' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
+    "svc links ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --brand --campaign --status --fields --limit --after --all --help -h' ;;
+    "svc links get") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --fields --help -h' ;;
+    "svc links create") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --campaign --name --brand --email --message --locale --field --idempotency-key --from-file --concurrency --dry-run --help -h' ;;
+    "svc links cancel") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --reason --idempotency-key --yes -y --dry-run --help -h' ;;
+    "svc stores") subcommands='ls show' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
+    "svc stores ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --brand --fields --limit --after --all --help -h' ;;
+    "svc stores show") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --brand --country --locale --fields --help -h' ;;
+    "svc orders") subcommands='place ls get' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
+    "svc orders place") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --store --brand --product --variation --price --country --name --phone --street --city --postal-code --email --details --locale --field --from-file --idempotency-key --yes -y --dry-run --help -h' ;;
+    "svc orders ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --brand --store --status --fields --limit --after --all --help -h' ;;
+    "svc orders get") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --fields --help -h' ;;
+    "svc events") subcommands='tail' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
+    "svc events tail") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --follow -f --after --resume --type --last -n --limit --interval --forward-to --link --order --brand --campaign --since --give-up-after --fields --help -h' ;;
+    "svc refunds") subcommands='due run mark ls' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
+    "svc refunds due") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --ledger --from-start --help -h' ;;
+    "svc refunds run") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --ledger --exec --follow -f --interval --dry-run --help -h' ;;
+    "svc refunds mark") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --ledger --dry-run --help -h' ;;
+    "svc refunds ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --ledger --help -h' ;;
+    "svc trigger") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --link --order --help -h' ;;
+    "svc webhooks") subcommands='test sign listen replay' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
+    "svc webhooks test") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --dry-run --help -h' ;;
+    "svc webhooks sign") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --payload-file --secret-stdin --timestamp --help -h' ;;
+    "svc webhooks listen") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --port --path --save-dir --forward-to --help -h' ;;
+    "svc webhooks replay") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --to --keep-signature --help -h' ;;
+    "svc inspect") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --since --fields --help -h' ;;
+    "svc doctor") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --webhook --help -h' ;;
+    "svc verify-signature") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --header --payload-file --secret-stdin --tolerance --now --help -h' ;;
+    "svc api") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --data --paginate --idempotency-key --include -i --header -H --dry-run --help -h' ;;
+    "svc completion") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
+    "svc sandbox") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --host --port --approval-required --rate-limit --faults --seed --no-profile --verbose --log --help -h' ;;
   esac
   if [[ "$cur" != -* && -n "$subcommands" ]]; then _svc_words "$subcommands"; else _svc_words "$options"; fi
 }

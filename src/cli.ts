@@ -39,7 +39,12 @@ const COMMANDS: Entry[] = [
     load: () => import('./commands/refunds/index.js'),
   },
   { name: 'trigger', description: 'sandbox only: make the sandbox produce an event of TYPE and print the events it caused', load: () => import('./commands/trigger.js') },
-  { name: 'webhooks', description: 'test, sign and receive webhooks', examples: ['svc webhooks test', 'svc webhooks listen --port 4242'], load: () => import('./commands/webhooks/index.js') },
+  {
+    name: 'webhooks',
+    description: 'test, sign, receive and replay webhooks',
+    examples: ['svc webhooks test', 'svc webhooks listen --port 4242', 'svc webhooks replay ./deliveries --to http://localhost:3000/webhooks'],
+    load: () => import('./commands/webhooks/index.js'),
+  },
   { name: 'inspect', description: 'a link or order and its history from the event feed, oldest first', load: () => import('./commands/inspect.js') },
   { name: 'doctor', description: 'check config, key, API, clock and webhook setup; one line each with a fix', load: () => import('./commands/doctor.js') },
   { name: 'verify-signature', description: 'check a Svc-Signature header against a payload and explain why it fails', load: () => import('./commands/verify-signature.js') },
@@ -79,6 +84,7 @@ export function buildProgram(runtime: Runtime): { program: Command; tree: () => 
     .option('--timeout <seconds>', 'per-attempt response time-out (default 30)')
     .option('--max-retries <n>', 'retries for retryable failures (default 4)')
     .option('--rate <perMinute>', 'never exceed this many requests a minute (default 3000)')
+    .option('--jq <expr>', 'run each JSON value printed through this jq program; results one a line, strings raw (implies -o jsonl unless -o json)')
     .showSuggestionAfterError(true)
     // Commander's parse errors are printed by the app, in the same shape as every other error; every
     // node made below inherits this (commander copies it to subcommands as they are made).
@@ -91,7 +97,12 @@ export function buildProgram(runtime: Runtime): { program: Command; tree: () => 
         'svc --profile sandbox me',
         'svc links create --campaign <id> --name "Ada Lovelace"',
         'svc events tail --follow',
-      ]) + '\nEnvironment: SVC_PROFILE, SVC_API_KEY, SVC_BASE_URL, SVC_CONFIG_DIR, SVC_WEBHOOK_SECRET, SVC_DEBUG, NO_COLOR\n',
+        'svc links ls --all --jq \'select(.status == "ACTIVE") | .id\'',
+        'svc orders ls --all -o json --jq \'group_by(.status) | map({status: .[0].status, n: length})\'',
+        'HTTPS_PROXY=http://proxy.corp:3128 NO_PROXY=.internal svc me',
+      ]) +
+        '\nEnvironment: SVC_PROFILE, SVC_API_KEY, SVC_BASE_URL, SVC_CONFIG_DIR, SVC_WEBHOOK_SECRET, SVC_DEBUG, NO_COLOR,\n' +
+        '  HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lower-case; loopback is never proxied), NODE_EXTRA_CA_CERTS (extra CA certificates, PEM)\n',
     );
   for (const flag of SECRET_FLAGS) program.addOption(secretFlag(flag));
 

@@ -13,7 +13,8 @@ import { sleep } from '../core/sleep.js';
 import { USER_AGENT } from '../version.js';
 import { Pacer, type Sleep } from './pacer.js';
 import { describeNetworkError, errorCode, loadTransport } from './transport.js';
-import { isRetryable, retryDelayMs, type Outcome } from './retry.js';
+import { describeProxy, scrubProxyCredentials, type ProxySettings } from './proxy.js';
+import { isCertificateError, isRetryable, retryDelayMs, type Outcome } from './retry.js';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -25,6 +26,10 @@ export interface ClientOptions {
   maxRetries?: number;
   ratePerMinute?: number;
   dispatcher?: Dispatcher;
+  /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY as proxy.ts read them; undefined: every request goes direct */
+  proxy?: ProxySettings;
+  /** --dry-run: a request other than GET is handed to this (its Authorization redacted) instead of being sent */
+  dryRun?: (request: DryRunRequest) => Promise<void>;
   /** request/response lines for --debug (already redacted when they arrive here) */
   debug?: (line: string) => void;
   /** one-line notices for people: retries (with the wait they announce), replays */
@@ -51,6 +56,14 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** What --dry-run prints for a request it does not send. */
+export interface DryRunRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
 export interface ApiResponse<T = unknown> {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -58,6 +71,8 @@ export interface ApiResponse<T = unknown> {
   replayed: boolean;
   /** the Idempotency-Key that was sent, if any */
   idempotencyKey?: string;
+  /** --dry-run: the request was printed, not sent (status 0, body undefined) */
+  dryRun?: boolean;
 }
 
 export class ApiClient {
@@ -128,6 +143,10 @@ export class ApiClient {
     }
     if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
     Object.assign(headers, options.headers);
+    if (this.options.dryRun && method.toUpperCase() !== 'GET') {
+      await this.options.dryRun(dryRunRequest(method, url, headers, payload));
+      return { status: 0, headers: {}, body: undefined as T, replayed: false, idempotencyKey: options.idempotencyKey, dryRun: true };
+    }
     const endWait = this.options.onWait?.();
     try {
       return await this.attempts<T>(method, path, url, headers, payload, options);
@@ -186,7 +205,11 @@ export class ApiClient {
   private dispatcher(): Promise<Dispatcher> {
     this.dispatcherPromise ??= this.options.dispatcher
       ? Promise.resolve(this.options.dispatcher)
-      : loadTransport().then((transport) => transport.createAgent());
+      : loadTransport().then((transport) => {
+          const { proxy } = this.options;
+          if (proxy) this.debugLine(`* proxy: ${[proxy.httpsProxy && `https via ${describeProxy(proxy.httpsProxy)}`, proxy.httpProxy && `http via ${describeProxy(proxy.httpProxy)}`].filter(Boolean).join(', ')}; not for ${proxy.noProxy}`);
+          return transport.createAgent(undefined, proxy);
+        });
     return this.dispatcherPromise;
   }
 
@@ -240,7 +263,13 @@ export class ApiClient {
       return {
         kind: 'failure',
         outcome: { kind: 'network', code },
-        error: new UnavailableError(`could not reach ${new URL(url).origin}: ${describeNetworkError(error)}`, 'connection_error', error),
+        error: new UnavailableError(
+          `could not reach ${new URL(url).origin}: ${scrubProxyCredentials(describeNetworkError(error), this.options.proxy)}`,
+          'connection_error',
+          error,
+          // A company proxy or CA that re-signs TLS: Node trusts its certificate once told where it is.
+          isCertificateError(code) ? 'if your company\'s proxy or CA signs this certificate, point NODE_EXTRA_CA_CERTS at its PEM file' : undefined,
+        ),
       };
     } finally {
       clearTimeout(timer);
@@ -300,8 +329,27 @@ export class ApiClient {
   }
 
   private debugLine(line: string): void {
-    this.options.debug?.(redact(line, [this.apiKey, ...(this.options.secrets ?? [])]));
+    this.options.debug?.(scrubProxyCredentials(redact(line, [this.apiKey, ...(this.options.secrets ?? [])]), this.options.proxy));
   }
+}
+
+/** A request as --dry-run prints it: header names as HTTP writes them (`Idempotency-Key`), Authorization redacted, the body as JSON. */
+export function dryRunRequest(method: string, url: string, headers: Record<string, string>, payload: string | undefined): DryRunRequest {
+  const named = Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase()),
+      name === 'authorization' ? '[redacted]' : value,
+    ]),
+  );
+  let body: unknown = null;
+  if (payload !== undefined) {
+    try {
+      body = JSON.parse(payload);
+    } catch {
+      body = payload;
+    }
+  }
+  return { method: method.toUpperCase(), url, headers: named, body };
 }
 
 export function headerValue(value: string | string[] | undefined): string | undefined {

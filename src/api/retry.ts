@@ -17,8 +17,9 @@ export type Outcome =
 export function isRetryable(outcome: Outcome): boolean {
   switch (outcome.kind) {
     case 'network':
-      // undici refusing the request before sending it (a bad header, say) fails the same way every time.
-      return !outcome.code.startsWith('UND_ERR_INVALID');
+      // undici refusing the request before sending it (a bad header, say) fails the same way every
+      // time; so does a certificate svc does not trust.
+      return !outcome.code.startsWith('UND_ERR_INVALID') && !isCertificateError(outcome.code);
     case 'timeout':
       return true;
     case 'response':
@@ -28,6 +29,23 @@ export function isRetryable(outcome: Outcome): boolean {
         (outcome.status === 409 && outcome.code === 'idempotency_request_in_progress')
       );
   }
+}
+
+/** TLS failures of trust (Node's OpenSSL codes): a certificate no known CA signed, expired, or for another name. */
+const CERTIFICATE_ERRORS = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+export function isCertificateError(code: string): boolean {
+  return CERTIFICATE_ERRORS.has(code);
 }
 
 /** Growing, jittered wait for retry number `retry` (0-based): about 1, 2, 4 … s, capped at 60 s. */

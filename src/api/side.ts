@@ -1,11 +1,12 @@
 /**
  * Requests beside the API — a sandbox's admin API, a webhook receiver (`--forward-to`, `webhooks
  * listen --forward-to`, replays): a keep-alive pool of their own with the time-outs they are given,
- * on the same transport as the API client, and bodies read only up to a bound. A failure is a
+ * on the same transport as the API client (proxies included), and bodies read only up to a bound. A failure is a
  * `SideRequestError` in words a person can act on; Ctrl-C is an InterruptedError.
  */
 import type { Dispatcher } from 'undici';
 import { InterruptedError } from '../core/errors.js';
+import { scrubProxyCredentials, type ProxySettings } from './proxy.js';
 import { describeNetworkError, loadTransport } from './transport.js';
 
 export interface SideOptions {
@@ -13,8 +14,10 @@ export interface SideOptions {
   connectTimeoutMs?: number;
   /** time-out for the response headers and, separately, for its body */
   responseTimeoutMs: number;
-  /** the most of a response body kept as text; the rest is read and dropped (default 1 MiB) */
+  /** the most of a response body read, as text; the rest is dropped unread (default 1 MiB; 0: none) */
   maxBodyBytes?: number;
+  /** HTTPS_PROXY/HTTP_PROXY/NO_PROXY as read by Context.proxy(); undefined: no proxy */
+  proxy?: ProxySettings;
 }
 
 export interface SideRequest {
@@ -43,13 +46,16 @@ export class SideRequests {
   async send(url: string, request: SideRequest): Promise<SideResponse> {
     const transport = await loadTransport();
     const { connectTimeoutMs = 5_000, responseTimeoutMs } = this.options;
-    this.dispatcher ??= Promise.resolve(transport.createAgent({ connect: { timeout: connectTimeoutMs }, headersTimeout: responseTimeoutMs, bodyTimeout: responseTimeoutMs }));
+    this.dispatcher ??= Promise.resolve(
+      transport.createAgent({ connect: { timeout: connectTimeoutMs }, headersTimeout: responseTimeoutMs, bodyTimeout: responseTimeoutMs }, this.options.proxy),
+    );
     try {
       const response = await transport.request(await this.dispatcher, url, { method: request.method, headers: request.headers, body: request.body, signal: request.signal });
       return { status: response.statusCode, headers: response.headers, text: await boundedText(response.body, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY) };
     } catch (error) {
       if (request.signal.aborted) throw new InterruptedError();
-      throw new SideRequestError(describeNetworkError(error));
+      // A proxy's credentials never reach a message (a library may quote the proxy URL).
+      throw new SideRequestError(scrubProxyCredentials(describeNetworkError(error), this.options.proxy));
     }
   }
 
@@ -58,15 +64,21 @@ export class SideRequests {
   }
 }
 
-/** The start of a body as text: past `limit` bytes the rest is read and dropped, so memory stays bounded. */
+/**
+ * The start of a body as text: at `limit` bytes the body is dropped unread (that connection closes),
+ * so neither memory nor time grows with what a receiver sends.
+ */
 async function boundedText(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
+  // Nothing wanted: undici's dump reads a short answer (keeping the connection) and drops a long one.
+  if (limit <= 0) return body.dump().then(() => '');
   const chunks: Buffer[] = [];
   let kept = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
-    if (kept >= limit) continue;
     const part = chunk.subarray(0, limit - kept);
     chunks.push(part);
     kept += part.length;
+    if (kept >= limit) break;
   }
+  body.destroy();
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -5,9 +5,13 @@
  * them, the package index is the fallback, so this can only be slower, never broken.
  */
 import type { Agent, Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import { isLoopbackHost } from '../core/net.js';
+import type { ProxySettings } from './proxy.js';
 
 export interface Transport {
-  createAgent(options?: Agent.Options): Dispatcher;
+  /** A keep-alive pool; with proxy settings (see proxy.ts), undici's EnvHttpProxyAgent, which sends each request through the proxy its NO_PROXY rules choose. */
+  createAgent(options?: Agent.Options, proxy?: ProxySettings): Dispatcher;
   request(dispatcher: Dispatcher, url: string, options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>): Promise<Dispatcher.ResponseData>;
 }
 
@@ -26,8 +30,15 @@ async function loadDirect(): Promise<Transport> {
     import('undici/lib/api/api-request.js'),
   ]);
   if (typeof Agent !== 'function' || typeof request !== 'function') throw new Error('undici layout changed');
+  const require = createRequire(import.meta.url);
   return {
-    createAgent: (options) => new Agent({ ...AGENT_DEFAULTS, ...options }),
+    createAgent: (options, proxy) => {
+      if (!proxy) return new Agent({ ...AGENT_DEFAULTS, ...options });
+      // The package index, loaded only when a proxy is set (nothing else pays for it): the proxy agent
+      // tunnels with the `connect` API, which the index adds to every dispatcher.
+      const undici = require('undici') as typeof import('undici');
+      return loopbackDirect(undici.Dispatcher, new Agent({ ...AGENT_DEFAULTS, ...options }), new undici.EnvHttpProxyAgent({ ...AGENT_DEFAULTS, ...options, ...proxy }));
+    },
     request: (dispatcher, url, options) => {
       const { origin, pathname, search } = new URL(url);
       return request.call(dispatcher, { ...options, origin, path: pathname + search });
@@ -38,9 +49,35 @@ async function loadDirect(): Promise<Transport> {
 async function loadIndex(): Promise<Transport> {
   const undici = await import('undici');
   return {
-    createAgent: (options) => new undici.Agent({ ...AGENT_DEFAULTS, ...options }),
+    createAgent: (options, proxy) =>
+      proxy
+        ? loopbackDirect(undici.Dispatcher, new undici.Agent({ ...AGENT_DEFAULTS, ...options }), new undici.EnvHttpProxyAgent({ ...AGENT_DEFAULTS, ...options, ...proxy }))
+        : new undici.Agent({ ...AGENT_DEFAULTS, ...options }),
     request: (dispatcher, url, options) => undici.request(url, { ...options, dispatcher }),
   };
+}
+
+/**
+ * With a proxy set: requests to a loopback host (localhost, ::1, any 127.x.y.z) go straight to it
+ * through `direct`; every other request goes to undici's EnvHttpProxyAgent, which applies NO_PROXY
+ * and tunnels through the proxy. (NO_PROXY has no address ranges, so 127.0.0.0/8 is decided here.)
+ */
+function loopbackDirect(DispatcherClass: typeof Dispatcher, direct: Dispatcher, proxied: Dispatcher): Dispatcher {
+  class LoopbackDirect extends DispatcherClass {
+    override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      return (isLoopbackOrigin(options.origin) ? direct : proxied).dispatch(options, handler);
+    }
+
+    override async close(): Promise<void> {
+      await Promise.all([direct.close(), proxied.close()]);
+    }
+  }
+  return new LoopbackDirect();
+}
+
+function isLoopbackOrigin(origin: Dispatcher.DispatchOptions['origin']): boolean {
+  if (origin === undefined) return false;
+  return isLoopbackHost(new URL(String(origin)).hostname);
 }
 
 /** The error code of a failed request (undici puts it on the error or on its cause). */

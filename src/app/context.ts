@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { ApiClient } from '../api/client.js';
+import { proxySettings, type ProxySettings } from '../api/proxy.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { IO, type IOStreams } from '../core/io.js';
 import { FORMATS, Output, type Format } from '../core/output.js';
@@ -11,7 +12,7 @@ import { ConfigStore, DEFAULT_BASE_URL, DEFAULT_PROFILE, validateBaseUrl, valida
 import { defaultSecretStore, SecretStoreError, type SecretStore } from '../core/secret-store.js';
 import { inquirerPrompter, type Prompter } from '../core/prompter.js';
 import * as validate from '../core/validate.js';
-import { terminalSafeLine } from '../core/sanitize.js';
+import { jsonText, terminalSafeLine } from '../core/sanitize.js';
 
 /** Global options as commander hands them over (strings; validated here). */
 export interface GlobalOptions {
@@ -26,6 +27,10 @@ export interface GlobalOptions {
   rate?: string;
   /** --fields of the command, already parsed and checked against its resource */
   fields?: string[];
+  /** --dry-run of a changing command: print each changing request instead of sending it */
+  dryRun?: boolean;
+  /** --jq: a jq program every JSON value printed on stdout goes through */
+  jq?: string;
 }
 
 /** A global option given for this run (on the command line or by its environment variable), as commander parsed it. */
@@ -82,7 +87,7 @@ export class Context {
     this.options = options;
     this.io = new IO(streams, { noColor: options.color === false, noInput: options.input === false });
     const env = streams.env;
-    this.format = chooseFormat(options.output, this.io.stdoutIsTTY);
+    this.format = chooseFormat(options.output, this.io.stdoutIsTTY, options.jq !== undefined);
     this.debugEnabled = Boolean(options.debug) || env.SVC_DEBUG === '1';
     this.timeoutMs = (validate.positiveNumber(options.timeout, '--timeout') ?? 30) * 1000;
     this.maxRetries = validate.positiveInt(options.maxRetries, '--max-retries', 0) ?? 4;
@@ -223,9 +228,34 @@ export class Context {
       },
       secrets,
       onWait: () => this.io.networkWait(),
+      proxy: this.proxy(),
+      dryRun: this.options.dryRun ? (request) => this.io.write(`${jsonText(request, undefined, this.io.stdoutIsTTY)}\n`) : undefined,
     });
     this.clients.push(client);
     return client;
+  }
+
+  /**
+   * Before the verb runs: with --jq, loads jq and checks the program (exit 2 before any request), and
+   * puts it in front of stdout.
+   */
+  async start(): Promise<void> {
+    const program = this.options.jq;
+    if (program === undefined) return;
+    if (program.trim() === '') throw new UsageError('--jq: empty program');
+    const { JqProgram, JqStdout } = await import('../core/jq.js');
+    const compiled = await JqProgram.compile(program);
+    this.io.filterStdout(new JqStdout(compiled, this.format === 'json', (text) => this.io.writeStdout(text), this.io.stdoutIsTTY));
+  }
+
+  /** After the verb has run: what --jq still holds (a whole `-o json` document) goes through it. */
+  async finish(): Promise<void> {
+    await this.io.endStdout();
+  }
+
+  /** HTTPS_PROXY, HTTP_PROXY and NO_PROXY (lower-case forms first) for every request svc sends; undefined when none is set. */
+  proxy(): ProxySettings | undefined {
+    return proxySettings(this.env);
   }
 
   output(): Promise<Output> {
@@ -256,8 +286,10 @@ export class Context {
 
 const LONG_WAIT_MS = 5_000;
 
-function chooseFormat(value: string | undefined, stdoutIsTTY: boolean): Format {
-  if (value === undefined) return stdoutIsTTY ? 'table' : 'jsonl';
+function chooseFormat(value: string | undefined, stdoutIsTTY: boolean, jq: boolean): Format {
+  // --jq works on JSON: JSON lines unless -o json asks for the whole document.
+  if (jq && value !== undefined && value !== 'json' && value !== 'jsonl') throw new UsageError(`--jq: works on JSON output (-o json or -o jsonl), not -o ${value}`);
+  if (value === undefined) return stdoutIsTTY && !jq ? 'table' : 'jsonl';
   if (!(FORMATS as readonly string[]).includes(value)) {
     throw new UsageError(`--output: must be one of ${FORMATS.join(', ')}, got ${value}`);
   }

@@ -53,7 +53,9 @@ export async function runMain(argv: string[], streams: IOStreams, build: Program
         const { Context } = await import('./context.js');
         const context = new Context(command.optsWithGlobals(), streams, controller.signal, { given: givenGlobals(program!), tree });
         state.context = context;
+        await context.start();
         const code = await verb.run(context, command.opts() as never, positionals);
+        await context.finish();
         state.exitCode = typeof code === 'number' ? code : ExitCode.ok;
       });
     },

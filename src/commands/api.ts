@@ -6,7 +6,7 @@ import { UsageError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { readFileOrStdin } from '../core/stdin.js';
 import type { Command } from 'commander';
-import { collect, examples } from './declare.js';
+import { collect, dryRunOption, examples } from './declare.js';
 
 interface Options {
   data?: string;
@@ -34,7 +34,19 @@ export function declare(command: Command): void {
     .option('--idempotency-key <key>', 'Idempotency-Key for a POST (default: a fresh UUID)')
     .option('-i, --include', 'print the response status line and headers before the body')
     .option('-H, --header <header>', 'add a request header, "Name: value" (repeatable)', collect, [])
-    .addHelpText('after', examples('svc api GET /me', 'svc api GET "/personal-links?status=ACTIVE" --paginate', 'svc api POST /personal-links --data @link.json', 'svc api -i GET /me', 'svc api GET /events -H "Accept-Language: de-DE"'));
+    .addOption(dryRunOption('with a method other than GET: print the request as a JSON line ({method, url, headers, body}; key redacted) and send nothing'))
+    .addHelpText(
+      'after',
+      examples(
+        'svc api GET /me',
+        'svc api GET "/personal-links?status=ACTIVE" --paginate',
+        'svc api POST /personal-links --data @link.json',
+        'svc api POST /personal-links --data @link.json --dry-run',
+        'svc api -i GET /me',
+        'svc api GET /events -H "Accept-Language: de-DE"',
+        "svc api GET /campaigns --jq '.items[] | [.id, .name] | @tsv'",
+      ),
+    );
 }
 
 export async function run(ctx: Context, opts: Options, [rawMethod, path]: string[]): Promise<void> {
@@ -72,6 +84,8 @@ export async function run(ctx: Context, opts: Options, [rawMethod, path]: string
 
   const idempotencyKey = method === 'POST' ? (opts.idempotencyKey ?? ApiClient.newIdempotencyKey()) : opts.idempotencyKey;
   const response = await client.request(method, path, { body, idempotencyKey, signal: ctx.signal, headers });
+  // --dry-run: a request other than GET was printed instead of sent.
+  if (response.dryRun) return;
   if (opts.include) await ctx.io.write(statusAndHeaders(response, ctx.io.stdoutIsTTY));
   if (response.body === null || response.body === undefined) return;
   await ctx.io.write(`${output.json(response.body, pretty ? 2 : undefined)}\n`);

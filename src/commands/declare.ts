@@ -39,3 +39,8 @@ export function listOptions(command: Command, resource: Resource): Command {
     .option('--after <cursor>', "start after this cursor (the previous page's nextCursor)")
     .option('--all', 'follow cursors to the end, streaming every item');
 }
+
+/** `--dry-run` of a changing command: its requests are printed, not sent. */
+export function dryRunOption(description = 'print each request it would send as a JSON line ({method, url, headers, body}; key redacted) and send nothing'): Option {
+  return new Option('--dry-run', description);
+}

@@ -8,7 +8,7 @@ export function declare(command: Command): void {
   command
     .description('show the calling key, account setup and usable brands (GET /me)')
     .addOption(fieldsOption('me'))
-    .addHelpText('after', examples('svc me', 'svc me -o json | jq .tenant.locales'));
+    .addHelpText('after', examples('svc me', 'svc me -o json | jq .tenant.locales', 'svc me --jq \'.brands[] | "\\(.id) \\(.name)"\'      # no jq installed needed'));
 }
 
 export async function run(ctx: Context): Promise<void> {

@@ -69,8 +69,26 @@ export class IO {
     return this.stdoutIsTTY && typeof columns === 'number' && columns > 0 ? columns : DEFAULT_WIDTH;
   }
 
+  /** --jq: what every write to stdout goes through (core/jq.ts) */
+  private stdoutFilter?: { chunk(text: string): Promise<void>; end(): Promise<void> };
+
+  /** Puts a filter in front of stdout (--jq); it writes what it lets through with writeStdout. */
+  filterStdout(filter: { chunk(text: string): Promise<void>; end(): Promise<void> }): void {
+    this.stdoutFilter = filter;
+  }
+
+  /** Ends the stdout filter (a whole `-o json` document goes through --jq here). */
+  async endStdout(): Promise<void> {
+    await this.stdoutFilter?.end();
+  }
+
   /** Writes data to stdout, waiting when the pipe is full so memory stays flat. */
   async write(chunk: string): Promise<void> {
+    return this.stdoutFilter ? this.stdoutFilter.chunk(chunk) : this.writeStdout(chunk);
+  }
+
+  /** Writes to stdout itself, past any filter. */
+  async writeStdout(chunk: string): Promise<void> {
     const stdout = this.streams.stdout;
     if (!stdout.write(chunk)) {
       await new Promise<void>((resolve, reject) => {

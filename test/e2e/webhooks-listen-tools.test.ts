@@ -116,6 +116,23 @@ describe('webhooks listen --save-dir --forward-to', () => {
     expect(stdout).toContain(JSON.stringify(JSON.parse(body)));
   });
 
+  it('webhooks replay sends a delivery listen saved again, byte for byte, signed afresh', async () => {
+    const file = join(saveDir, 'evt_1.json');
+    const original = saved('evt_1.json');
+    relayed.length = 0;
+    const result = await svc(['webhooks', 'replay', file, '--to', receiverUrl], { env: { SVC_CONFIG_DIR: tempConfigDir(), SVC_WEBHOOK_SECRET: SECRET } });
+    expect([result.exitCode, result.stdout, result.stderr]).toEqual([
+      0,
+      JSON.stringify({ file, eventId: 'evt_1', receivedAt: original.receivedAt, status: 202, ok: true, body: '' }),
+      `1 of 1 delivery answered 2xx by ${receiverUrl}`,
+    ]);
+    expect(relayed).toHaveLength(1);
+    expect(relayed[0].body.equals(Buffer.from(original.body))).toBe(true);
+    const t = Number(/^t=(\d+),/.exec(String(relayed[0].headers['svc-signature']))?.[1]);
+    expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(5);
+    expect(relayed[0].headers).toMatchObject({ 'svc-signature': signed(original.body, t), 'svc-event-id': 'evt_1', 'content-type': 'application/json' });
+  });
+
   it('names files safely after untrusted ids: no path traversal, control characters shown, a generated name without an id', async () => {
     const hostile = JSON.stringify({ id: '../../escape/\u001b[31mred', type: 'order.sent\u001b]0;title\u0007', data: {} });
     expect((await post(hostile, { 'svc-signature': signed(hostile) })).status).toBe(200);

@@ -109,7 +109,7 @@ describe('bash completion', () => {
         ['svc', '--base-url', ''],
         ['svc', 'links', 'get', ''],
       ),
-    ).toEqual(['players.csv players.jsonl', 'players.jsonl', '@players.csv @players.jsonl', '', '', '', '--base-url --debug --fields --help --max-retries --no-color --no-input --output --profile --rate --timeout -h -o']);
+    ).toEqual(['players.csv players.jsonl', 'players.jsonl', '@players.csv @players.jsonl', '', '', '', '--base-url --debug --fields --help --jq --max-retries --no-color --no-input --output --profile --rate --timeout -h -o']);
   });
 });
 

@@ -75,6 +75,8 @@ export function declare(command: Command): void {
         'svc events tail -f --give-up-after 300 --brand <id>      # for a supervisor: exit 5 after 5 minutes down',
         'svc events tail --type order.cancelled -o csv --fields occurredAt,data.id,data.coinPrice > cancelled.csv',
         'svc events tail -f --forward-to http://localhost:3000/webhooks',
+        'svc events tail --type order.cancelled --jq \'"\\(.occurredAt) \\(.data.reference)"\'',
+        'HTTPS_PROXY=http://proxy.corp:3128 svc events tail -f --forward-to https://hooks.example.test/svc   # proxied; loopback never is',
       ),
     );
 }
@@ -108,7 +110,7 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   const renderer = new EventRenderer(output, { csvColumns: defaultColumns('event'), notes: target !== undefined });
   const forwarder =
     target && secret
-      ? new Forwarder({ url: target, secret, maxAttempts: FORWARD_ATTEMPTS, signal: ctx.signal, onRetry: (line) => ctx.io.info(terminalSafeLine(line)) })
+      ? new Forwarder({ url: target, secret, proxy: ctx.proxy(), maxAttempts: FORWARD_ATTEMPTS, signal: ctx.signal, onRetry: (line) => ctx.io.info(terminalSafeLine(line)) })
       : undefined;
   const shows = eventFilter(filters);
   /** the first event the receiver did not take; from then on the saved cursor stays where it was */

@@ -30,7 +30,7 @@ const WINDOW_PER_WORKER = 32;
  */
 const EXTRA_ROUNDS = 2;
 
-type RowResult = { row: number; ok: true; link: PersonalLink; replayed: boolean } | { row: number; ok: false; error: Partial<Problem> | RowProblem };
+type RowResult = { row: number; ok: true; link: PersonalLink; replayed: boolean; dryRun?: boolean } | { row: number; ok: false; error: Partial<Problem> | RowProblem };
 
 /** What bulk reads of `links create`'s flags (the single-link flags were refused by the verb). */
 export interface BulkOptions {
@@ -39,7 +39,8 @@ export interface BulkOptions {
 }
 
 export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> {
-  const concurrency = validate.positiveInt(opts.concurrency, '--concurrency') ?? DEFAULT_CONCURRENCY;
+  // --dry-run prints the requests in file order: one at a time.
+  const concurrency = ctx.options.dryRun ? 1 : (validate.positiveInt(opts.concurrency, '--concurrency') ?? DEFAULT_CONCURRENCY);
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency: at most ${MAX_CONCURRENCY}, got ${concurrency}`);
   const path = opts.fromFile;
   const file = path === '-' ? undefined : await inputFile(path);
@@ -76,7 +77,11 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
   try {
     for await (const result of mapOrdered(rows, sendRow, { concurrency, window: concurrency * WINDOW_PER_WORKER })) {
       count(tally, result);
-      await ctx.io.write(`${jsonText(resultLine(result), undefined, ctx.io.stdoutIsTTY)}\n`);
+      // --dry-run: stdout carries the requests (printed by the client); a row that would fail before
+      // any request is told on stderr.
+      if (ctx.options.dryRun) {
+        if (!result.ok) ctx.io.info(jsonText(resultLine(result), undefined, ctx.io.stderrIsTTY));
+      } else await ctx.io.write(`${jsonText(resultLine(result), undefined, ctx.io.stdoutIsTTY)}\n`);
       progress?.update(tally.total, tally.failed);
     }
     finished = true;
@@ -86,7 +91,7 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
   } finally {
     ctx.signal.removeEventListener('abort', onInterrupt);
     progress?.stop();
-    if (tally.total > 0) ctx.io.info(summary(tally, performance.now() - started, finished));
+    if (tally.total > 0) ctx.io.info(ctx.options.dryRun ? `dry run: ${tally.created} requests printed, nothing sent; ${tally.failed} of ${tally.total} rows would fail before any request` : summary(tally, performance.now() - started, finished));
   }
   if (tally.total === 0) throw new UsageError(`--from-file: ${source} holds no rows`);
   return tally.failed === 0 ? ExitCode.ok : ExitCode.refused;
@@ -147,7 +152,7 @@ async function send(client: ApiClient, prepared: PreparedRow, signal: AbortSigna
   for (let round = 0; ; round++) {
     try {
       const response = await createPersonalLink(client, prepared.body, { idempotencyKey: prepared.idempotencyKey, signal });
-      return { row: prepared.row, ok: true, link: response.body, replayed: response.replayed };
+      return { row: prepared.row, ok: true, link: response.body, replayed: response.replayed, dryRun: response.dryRun };
     } catch (error) {
       if (!(error instanceof SvcError) || isFatal(error)) throw error;
       if (error.exitCode === ExitCode.unavailable && round < EXTRA_ROUNDS) continue;

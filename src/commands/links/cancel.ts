@@ -3,6 +3,7 @@
  * that is already cancelled succeeds (the API answers 200 and keeps the first reason); a link that
  * cannot be cancelled any more is explained in words.
  */
+import type { ApiResponse } from '../../api/client.js';
 import type { PersonalLink } from '../../api/types.js';
 import { apiErrorCode } from '../../api/error-codes.js';
 import { cancelPersonalLink } from '../../api/resources.js';
@@ -14,7 +15,7 @@ import { LIMITS, RequestChecks, checkIdempotencyKey, lengthRule } from '../../fe
 import { renderLink } from './show.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import type { Command } from 'commander';
-import { examples, thousands } from '../declare.js';
+import { dryRunOption, examples, thousands } from '../declare.js';
 import { API_LIMITS } from '../../api/types.js';
 
 export interface CancelOptions {
@@ -37,24 +38,28 @@ export function declare(command: Command): void {
     .option('--reason <text>', `why (max ${thousands(API_LIMITS.cancelReason)}; visible only to the team)`)
     .option('--idempotency-key <key>', 'retry safely with the same key')
     .option('-y, --yes', 'do not ask for confirmation')
-    .addHelpText('after', examples('svc links cancel <id> --reason "sent to the wrong player"', 'svc links cancel <id> --reason duplicate --yes'));
+    .addOption(dryRunOption())
+    .addHelpText('after', examples('svc links cancel <id> --reason "sent to the wrong player"', 'svc links cancel <id> --reason duplicate --yes', 'svc links cancel <id> --reason duplicate --dry-run'));
 }
 
 export async function run(ctx: Context, opts: CancelOptions, [id]: string[]): Promise<number | void> {
   const linkId = validate.uuid(id, 'ID');
   const idempotencyKey = checkIdempotencyKey(opts.idempotencyKey);
   const reason = await reasonFrom(ctx, opts.reason);
-  if (ctx.io.canPrompt() && !opts.yes) {
+  if (ctx.io.canPrompt() && !opts.yes && !ctx.options.dryRun) {
     const confirmed = await ctx.prompter().confirm(`Cancel link ${linkId}? The player will see it as expired.`, false);
     if (!confirmed) throw new FailureError('not cancelled: you declined', 'declined');
   }
   const client = await ctx.client();
-  let link: PersonalLink;
+  let response: ApiResponse<PersonalLink>;
   try {
-    link = (await cancelPersonalLink(client, linkId, { reason }, { idempotencyKey, signal: ctx.signal })).body;
+    response = await cancelPersonalLink(client, linkId, { reason }, { idempotencyKey, signal: ctx.signal });
   } catch (error) {
     throw error instanceof ApiError && apiErrorCode(error) === 'not_cancellable' ? explainNotCancellable(error) : error;
   }
+  // --dry-run: the request was printed instead of sent.
+  if (response.dryRun) return;
+  const link = response.body;
   const output = await ctx.output();
   if (ctx.format === 'table') ctx.io.info(terminalSafeLine(`Link ${link.id} is cancelled${link.cancelledAt ? ` (since ${link.cancelledAt})` : ''}.`));
   await output.object(link, async (value) => renderLink(output, value, await fieldLabels(client, ctx.signal)));

@@ -10,7 +10,7 @@
  * to name brands, or ask on a terminal for a required field the service says is missing), and
  * /campaigns only when --brand is missing.
  */
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient, ApiResponse } from '../../api/client.js';
 import { createPersonalLink, getMe } from '../../api/resources.js';
 import { apiErrorCode } from '../../api/error-codes.js';
 import type { CreateLinkRequest, Me, PersonalLink, TenantCustomField } from '../../api/types.js';
@@ -32,7 +32,7 @@ import { brandNames, chooseLocale } from '../../features/choose.js';
 import { askEmail, askMessage, askName, findActiveCampaign, pickBrand, pickCampaign } from './prompt.js';
 import { renderLink } from './show.js';
 import type { Command } from 'commander';
-import { collect, examples } from '../declare.js';
+import { collect, dryRunOption, examples } from '../declare.js';
 import { API_LIMITS } from '../../api/types.js';
 
 export interface CreateOptions {
@@ -82,6 +82,7 @@ export function declare(command: Command): void {
     .option('--idempotency-key <key>', 'reuse a key to retry safely (default: a fresh UUID)')
     .option('--from-file <file>', 'bulk: CSV with a header row or JSON lines; - reads stdin')
     .option('--concurrency <n>', 'bulk: requests in flight at once (default 8)')
+    .addOption(dryRunOption())
     .addHelpText(
       'after',
       examples(
@@ -89,6 +90,8 @@ export function declare(command: Command): void {
         'svc links create --campaign <id> --name "Ada Lovelace" --field "VIP tier=Gold" --field "Marketing consent=true"',
         'svc links create --from-file players.csv > results.jsonl',
         'cat players.jsonl | svc links create --from-file -',
+        'svc links create --campaign <id> --name "Ada Lovelace" --dry-run   # prints the POST, sends nothing',
+        'svc links create --from-file players.csv --dry-run',
       ),
     );
 }
@@ -204,12 +207,15 @@ async function brandWhenNeeded(ctx: Context, client: ApiClient, readMe: () => Pr
 }
 
 async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, idempotencyKey: string, labels: FieldLabels): Promise<void> {
-  let link: PersonalLink;
+  let response: ApiResponse<PersonalLink>;
   try {
-    link = (await createPersonalLink(client, body, { idempotencyKey, signal: ctx.signal })).body;
+    response = await createPersonalLink(client, body, { idempotencyKey, signal: ctx.signal });
   } catch (error) {
     throw error instanceof ApiError ? explainRefusal(error) : error;
   }
+  // --dry-run: the request was printed instead of sent; there is no link to show.
+  if (response.dryRun) return;
+  const link = response.body;
   const output = await ctx.output();
   if (ctx.format === 'table' && link.status === 'REQUESTED') {
     ctx.io.info(output.chalk.yellow('The link waits for your team\'s approval before the player can claim it.'));

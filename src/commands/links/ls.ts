@@ -21,7 +21,7 @@ export function declare(command: Command): void {
       .option('--campaign <id>', 'only this campaign')
       .addOption(enumOption('--status <status>', 'link status', LINK_STATUSES)),
     'link',
-  ).addHelpText('after', examples('svc links ls --status ACTIVE', 'svc links ls --all | jq -r .id'));
+  ).addHelpText('after', examples('svc links ls --status ACTIVE', 'svc links ls --all | jq -r .id', 'svc links ls --all --jq \'select(.status == "REQUESTED") | [.id, .campaignId] | @tsv\''));
 }
 
 export async function run(ctx: Context, opts: Options): Promise<void> {

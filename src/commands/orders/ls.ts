@@ -21,7 +21,7 @@ export function declare(command: Command): void {
       .option('--store <id>', 'only this store')
       .addOption(enumOption('--status <status>', 'order status', ORDER_STATUSES)),
     'order',
-  ).addHelpText('after', examples('svc orders ls', 'svc orders ls --status CANCELLED --all | jq -r .id'));
+  ).addHelpText('after', examples('svc orders ls', 'svc orders ls --status CANCELLED --all | jq -r .id', 'svc orders ls --all -o json --jq \'group_by(.status) | map({status: .[0].status, n: length})\''));
 }
 
 export async function run(ctx: Context, opts: Options): Promise<void> {

@@ -22,7 +22,7 @@ import { askAgain, canAskAgain, walk, type Shown } from './place-prompt.js';
 import { formatPrice } from '../../features/price.js';
 import { renderOrder } from './show.js';
 import type { Command } from 'commander';
-import { collect, examples, thousands } from '../declare.js';
+import { collect, dryRunOption, examples, thousands } from '../declare.js';
 import { API_LIMITS } from '../../api/types.js';
 
 const flagName = (field: string): string => ORDER_FLAGS[field] ?? field;
@@ -64,12 +64,14 @@ export function declare(command: Command): void {
     .option('--from-file <file>', 'the request body as JSON (- reads stdin); the same file again replays, never orders twice')
     .option('--idempotency-key <key>', 'retry safely with the same key')
     .option('-y, --yes', 'place without the final confirmation on a TTY')
+    .addOption(dryRunOption())
     .addHelpText(
       'after',
       examples(
         'svc orders place                                   # guided on a TTY',
         'svc orders place --store <id> --brand <id> --product <id> --variation size=M --variation color=black \\\n      --price 1100 --country DE --name "Ada Lovelace" --phone +4915112345678 --street "Hauptstr. 1" --city Berlin --postal-code 10115',
         'svc orders place --from-file order.json',
+        'svc orders place --from-file order.json --dry-run          # the POST it would send, with its Idempotency-Key',
       ),
     );
 }
@@ -80,9 +82,11 @@ export async function run(ctx: Context, opts: PlaceOptions): Promise<void> {
   // Running the same order file again (after a time-out, say) must not order twice: its key comes
   // from its content. Flags and the guided flow are a new decision each time: a fresh key.
   const idempotencyKey = givenKey ?? (opts.fromFile !== undefined ? fileKey(body) : ApiClient.newIdempotencyKey());
-  if (ctx.io.canPrompt() && !opts.yes) await confirm(ctx, body, shown);
+  if (ctx.io.canPrompt() && !opts.yes && !ctx.options.dryRun) await confirm(ctx, body, shown);
   const correct = draft && ctx.io.canPrompt() ? correctRefused(ctx, draft) : undefined;
   const order = await placeWithConsent(ctx, client, body, idempotencyKey, shown, opts.fromFile !== undefined ? 'file' : 'flags', correct);
+  // --dry-run: the request was printed instead of sent.
+  if (order === undefined) return;
   const output = await ctx.output();
   if (ctx.format === 'table') {
     ctx.io.info(output.chalk.green(terminalSafeLine(`Order ${order.reference} placed: deduct ${formatPrice(order.coinPrice, order.currency)} from the player.`)));
@@ -174,12 +178,13 @@ async function placeWithConsent(
   shown: Shown | undefined,
   source: OrderSource,
   correct?: Correct,
-): Promise<RewardStoreOrder> {
+): Promise<RewardStoreOrder | undefined> {
   let body = first;
   let idempotencyKey = firstKey;
   for (;;) {
     try {
-      return (await placeRewardStoreOrder(client, body, { idempotencyKey, signal: ctx.signal })).body;
+      const response = await placeRewardStoreOrder(client, body, { idempotencyKey, signal: ctx.signal });
+      return response.dryRun ? undefined : response.body;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const corrected = await correct?.(error);

@@ -13,7 +13,7 @@ import * as validate from '../../api/checks.js';
 import { Ledger, ledgerPlace, readRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
 import { dueRefunds } from '../../features/refunds/source.js';
 import type { Command } from 'commander';
-import { examples } from '../declare.js';
+import { dryRunOption, examples } from '../declare.js';
 import { ledgerOption } from './ledger-option.js';
 
 export interface MarkOptions {
@@ -24,7 +24,8 @@ export function declare(command: Command): void {
   ledgerOption(command)
     .argument('<orderId...>', 'order ids refunded by other means')
     .description('record refunds made by other means, so run never pays them')
-    .addHelpText('after', examples('svc refunds mark 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11'));
+    .addOption(dryRunOption('print the ledger entries it would record; record nothing'))
+    .addHelpText('after', examples('svc refunds mark 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11', 'svc refunds mark 0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11 --dry-run'));
 }
 
 export async function run(ctx: Context, opts: MarkOptions, args: string[]): Promise<number | void> {
@@ -52,15 +53,17 @@ export async function run(ctx: Context, opts: MarkOptions, args: string[]): Prom
         eventId: found?.eventId ?? null,
         refundedAt: new Date().toISOString(),
       };
-      await ledger.append(entry);
+      // --dry-run: the entry is printed, not recorded.
+      if (!ctx.options.dryRun) await ledger.append(entry);
       if (output.format === 'jsonl') await output.io.write(`${output.json(entry)}\n`);
       else if (array) await array.items([entry]);
-      else await output.io.write(`marked ${orderId} as refunded${entry.coinPrice === null ? ' (price unknown)' : ` (${terminalSafeLine(entry.coinPrice)})`}\n`);
+      else await output.io.write(`${ctx.options.dryRun ? 'would mark' : 'marked'} ${orderId} as refunded${entry.coinPrice === null ? ' (price unknown)' : ` (${terminalSafeLine(entry.coinPrice)})`}\n`);
     }
   } finally {
     await array?.close();
     await ledger.close();
   }
+  if (ctx.options.dryRun) ctx.io.info(`dry run: nothing was recorded in ${terminalSafeLine(place.path)}`);
 }
 
 type Known = Map<string, { coinPrice: string | null; currency: unknown; eventId: string | null }>;

@@ -16,7 +16,7 @@ import { acquireLedgerLock } from '../../features/refunds/lock.js';
 import { currencyName } from '../../features/refunds/refund.js';
 import { dueRefunds } from '../../features/refunds/source.js';
 import type { Command } from 'commander';
-import { examples } from '../declare.js';
+import { dryRunOption, examples } from '../declare.js';
 import { ledgerOption } from './ledger-option.js';
 
 export interface RunOptions {
@@ -24,6 +24,18 @@ export interface RunOptions {
   follow?: boolean;
   interval?: string;
   ledger?: string;
+}
+
+/**
+ * --dry-run: what a run would pay now, printed as `refunds due` prints it; CMD is not run, and neither
+ * the ledger, the refund cursor nor the lock file is written.
+ */
+async function preview(ctx: Context, opts: RunOptions): Promise<number | void> {
+  if (opts.follow) throw new UsageError('--dry-run: not with --follow (a dry run looks once)');
+  const { run: due } = await import('./due.js');
+  const code = await due(ctx, { ledger: opts.ledger });
+  ctx.io.info(`dry run: these would be paid${opts.exec ? ` by ${terminalSafeLine(opts.exec)}` : ''}; nothing was run or recorded`);
+  return code;
 }
 
 /** A second runner waits this long for the first to finish before it refuses. */
@@ -36,17 +48,20 @@ export function declare(command: Command): void {
     .option('--exec <cmd>', 'the shell command that pays one refund; exit 0 means paid')
     .option('-f, --follow', 'keep reconciling every --interval seconds until Ctrl-C')
     .option('--interval <seconds>', 'reconcile interval with --follow (default 300)')
+    .addOption(dryRunOption('print the refunds it would pay (as refunds due does); run no CMD, record nothing'))
     .addHelpText(
       'after',
       examples(
         'svc refunds run --exec ./refund.sh',
         "svc refunds run --exec 'curl -fsS -X POST https://wallet.internal/refunds -d @-' --follow",
         `svc refunds run --exec 'echo "$SVC_REFUND_ORDER_ID $SVC_REFUND_COIN_PRICE $SVC_REFUND_CURRENCY" >> paid.txt'`,
+        'svc refunds run --exec ./refund.sh --dry-run             # what it would pay; nothing runs',
       ),
     );
 }
 
 export async function run(ctx: Context, opts: RunOptions): Promise<number | void> {
+  if (ctx.options.dryRun) return preview(ctx, opts);
   if (opts.exec === undefined || opts.exec.trim() === '') throw new UsageError('--exec: required: the command that pays one refund (it reads the refund as JSON on stdin)');
   const intervalMs = (validate.positiveNumber(opts.interval, '--interval') ?? DEFAULT_INTERVAL_SECONDS) * 1000;
   const place = await ledgerPlace(ctx, opts.ledger);

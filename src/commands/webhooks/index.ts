@@ -5,4 +5,5 @@ export const verbs: VerbTable = {
   test: () => import('./test.js'),
   sign: () => import('./sign.js'),
   listen: () => import('./listen.js'),
+  replay: () => import('./replay.js'),
 };

@@ -19,6 +19,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import { join } from 'node:path';
 import type { SvcEvent } from '../../api/types.js';
 import { SideRequests } from '../../api/side.js';
+import type { ProxySettings } from '../../api/proxy.js';
 import { deliveryUrl } from '../../core/net.js';
 import type { Context } from '../../app/context.js';
 import { ExitCode, FailureError, UsageError } from '../../core/errors.js';
@@ -107,7 +108,7 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
   const output = await ctx.output();
   const renderer = new EventRenderer(output);
   const seen = new Set<string>();
-  const forwarder = forwardTo ? new Relay(forwardTo, ctx.signal) : undefined;
+  const forwarder = forwardTo ? new Relay(forwardTo, ctx.signal, ctx.proxy()) : undefined;
   const diagnosis = new Budget(DIAGNOSE_BUDGET_PER_SECOND_MS);
 
   const judge = (delivery: Delivery): { verdict: Verdict; event?: SvcEvent } => {
@@ -338,13 +339,16 @@ async function save(ctx: Context, dir: string, delivery: Delivery, verdict: Verd
 class Relay {
   private queue = Promise.resolve();
   private pending = 0;
-  /** the service's delivery time-outs: 5 s connect, 10 s response */
-  private readonly http = new SideRequests({ responseTimeoutMs: 10_000, maxBodyBytes: 0 });
+  private readonly http: SideRequests;
 
   constructor(
     private readonly url: string,
     private readonly signal: AbortSignal,
-  ) {}
+    proxy?: ProxySettings,
+  ) {
+    // the service's delivery time-outs: 5 s connect, 10 s response
+    this.http = new SideRequests({ responseTimeoutMs: 10_000, maxBodyBytes: 0, proxy });
+  }
 
   enqueue(delivery: Delivery, say: (line: string) => void): void {
     const id = terminalSafeLine(delivery.id) || '-';

@@ -10,6 +10,7 @@
  * one round of retries, not one per event.
  */
 import { SideRequestError, SideRequests } from '../../api/side.js';
+import type { ProxySettings } from '../../api/proxy.js';
 import { deliveryUrl } from '../../core/net.js';
 import { sleep } from '../../core/sleep.js';
 import { signatureHeader } from '../../core/signature.js';
@@ -35,6 +36,8 @@ export interface ForwarderOptions {
   onRetry?: (message: string) => void;
   /** first wait between attempts; doubles each time up to 30 s */
   retryBaseMs?: number;
+  /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY (api/proxy.ts); a loopback receiver is never proxied */
+  proxy?: ProxySettings;
 }
 
 const MAX_RETRY_WAIT_MS = 30_000;
@@ -44,11 +47,13 @@ export const forwardUrl = (value: string): string => deliveryUrl(value, '--forwa
 
 export class Forwarder {
   /** A pool of its own: the receiver gets the service's delivery time-outs (5 s connect, 10 s response), not the API client's. */
-  private readonly http = new SideRequests({ responseTimeoutMs: 10_000, maxBodyBytes: 0 });
+  private readonly http: SideRequests;
   /** an event used up its attempts and nothing has been delivered since */
   private receiverDown = false;
 
-  constructor(private readonly options: ForwarderOptions) {}
+  constructor(private readonly options: ForwarderOptions) {
+    this.http = new SideRequests({ responseTimeoutMs: 10_000, maxBodyBytes: 0, proxy: options.proxy });
+  }
 
   async forward(item: FeedEvent): Promise<ForwardResult> {
     const baseMs = this.options.retryBaseMs ?? 500;
