@@ -140,7 +140,7 @@ function constantsModule(doc, ops) {
     STORE_PHASES: enumOf('StorePhase'),
     EVENT_TYPES: enumOf('EventType'),
     FEED_EVENT_TYPES: [...prop('PersonalLinkEvent', 'type').enum, ...prop('OrderEvent', 'type').enum],
-    ERROR_CODES: enumOf('ErrorCode'),
+    ERROR_CODES: enumOf('KnownErrorCode'),
     FIELD_ERROR_CODES: enumOf('FieldErrorCode'),
     GIFT_NOT_AVAILABLE_REASONS: enumOf('GiftNotAvailableReason'),
     NOT_CANCELLABLE_REASONS: enumOf('NotCancellableReason'),
@@ -155,7 +155,7 @@ function constantsModule(doc, ops) {
     if (paths.length > 0) required[op.operationId] = paths;
     const ints = queryParameters(doc, op).filter((p) => deref(doc, p.schema).type === 'integer').map((p) => p.name);
     if (ints.length > 0) integers[op.operationId] = ints;
-    return { method, path, operationId: op.operationId, scope: op['x-scope'] ?? null };
+    return { method, path, operationId: op.operationId, scope: op['x-scope'] ?? null, requestBody: Boolean(op.requestBody) };
   });
   let out = HEADER;
   out += `export const API_VERSION = ${JSON.stringify(doc.info.version)} as const;\n`;
@@ -163,7 +163,7 @@ function constantsModule(doc, ops) {
   out += `/** Length limits and page sizes, as the document's schemas state them. */\nexport const LIMITS = ${JSON.stringify(limits, null, 2)} as const;\n`;
   out += `/** Regular expressions of the document's string formats (source text; build with new RegExp(…, 'u')). */\nexport const PATTERNS = ${JSON.stringify(patterns, null, 2)} as const;\n`;
   out += `/** The API key's format (components.securitySchemes.bearerAuth x-key-format): prefix, characters of the rest, pattern. */\nexport const API_KEY = ${JSON.stringify(apiKeyFormat(doc), null, 2)} as const;\n`;
-  out += `/** Every operation: method, path under the base URL, operationId and the scope it needs. */\nexport const OPERATIONS = ${JSON.stringify(opList, null, 2)} as const;\n`;
+  out += `/** Every operation: method, path under the base URL, operationId, the scope it needs and whether it takes a body. */\nexport const OPERATIONS = ${JSON.stringify(opList, null, 2)} as const;\n`;
   out += `export type OperationId = (typeof OPERATIONS)[number]['operationId'];\n`;
   const shapes = Object.fromEntries(['Campaign', 'PersonalLink', 'RewardStoreOrder', 'RewardStoreSummary', 'RewardStore', 'Me', 'Event'].map((name) => [name, fieldShape(doc, s[name])]));
   out += `/** The fields of each answer object (\`true\` a leaf, else its own fields), for --fields and CSV columns. */\nexport const FIELD_SHAPES = ${JSON.stringify(shapes, null, 2)} as const;\n`;
@@ -217,8 +217,8 @@ type Body<Op extends keyof operations> = Json<NonNullable<operations[Op]['reques
     if (idempotency?.required) args.push('options: CallOptions & { idempotencyKey: string }');
     else if (idempotency) args.push('options: CallOptions & { idempotencyKey?: string } = {}');
     else args.push('options: CallOptions = {}');
-    // A POST the description gives no body (POST /webhooks:test) sends an empty JSON object.
-    const body = op.requestBody ? 'body' : method === 'POST' ? 'body: {}' : undefined;
+    // A POST the description gives no body (POST /webhooks:test) sends none, and no Content-Type.
+    const body = op.requestBody ? 'body' : undefined;
     const extra = [...(query.length > 0 ? ['query'] : []), ...(body ? [body] : [])];
     const request = extra.length > 0 ? `{ ...options, ${extra.join(', ')} }` : 'options';
     out += `/** ${method} ${path}: ${op.summary ?? id}. */\n`;

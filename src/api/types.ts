@@ -38,7 +38,9 @@ export type OrderStatus = Schemas['OrderStatus'];
 export type CampaignStatus = Schemas['CampaignStatus'];
 export type StorePhase = Schemas['StorePhase'];
 export type EventType = Schemas['EventType'];
+/** Open: a code added later is a string outside KnownErrorCode (ERROR_CODES lists the known ones). */
 export type ErrorCode = Schemas['ErrorCode'];
+export type KnownErrorCode = Schemas['KnownErrorCode'];
 export type FieldErrorCode = Schemas['FieldErrorCode'];
 export type GiftNotAvailableReason = Schemas['GiftNotAvailableReason'];
 export type CountryCode = Schemas['CountryCode'];

@@ -60,6 +60,11 @@ export async function run(ctx: Context, opts: Options): Promise<number> {
       if (isTraffic) traffic?.write(`${line}\n`);
       if (!isTraffic || opts.verbose) ctx.io.info(terminalSafe(line));
     },
+    logRequests: Boolean(opts.verbose) || traffic !== undefined,
+    stdout: ctx.io.streams.stdout,
+    // Hidden, for benches and tests: links preloaded before the ready line; every answer checked.
+    bulkLinks: Number(ctx.env.SVC_SANDBOX_BULK_LINKS ?? 0),
+    validateResponses: ctx.env.SVC_SANDBOX_VALIDATE_RESPONSES === '1',
     signal: ctx.signal,
     onReady: async (info) => {
       if (opts.profile === false) return;

@@ -18,16 +18,22 @@ export interface RunSandboxOptions {
   /** no --seed given: keys and webhook secrets are random */
   randomKeys?: boolean;
   log: (line: string) => void;
+  /** A line in `log` per request (`--verbose`, `--log FILE`); off, requests cost no logging. */
+  logRequests?: boolean;
+  /** Where the ready line goes (the command's stdout). */
+  stdout: { write(text: string): unknown };
+  /** N ACTIVE links of the first campaign preloaded before the ready line (benches). */
+  bulkLinks?: number;
+  /** Check every request and answer against the API description (tests). */
+  validateResponses?: boolean;
   signal: AbortSignal;
   onReady?: (info: SandboxInfo) => Promise<void> | void;
 }
 
 /**
  * `svc sandbox`: serves until `signal` aborts, then closes cleanly. Prints the ready line (one JSON
- * line) on stdout; everything else goes to `log`.
- *
- * Hidden for benches: `SVC_SANDBOX_BULK_LINKS=N` preloads N ACTIVE links of the first campaign,
- * created by the `full` key across the campaign's brands, before the ready line.
+ * line) on `stdout`; everything else goes to `log`. `bulkLinks` preloads ACTIVE links of the first
+ * campaign, created by the `full` key across the campaign's brands, before the ready line.
  */
 export async function runSandbox(opts: RunSandboxOptions): Promise<void> {
   let faults;
@@ -43,8 +49,10 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<void> {
     rateLimitPerMinute: opts.rateLimit,
     faults,
     log: opts.log,
+    logRequests: opts.logRequests,
+    validateResponses: opts.validateResponses,
   });
-  const bulkLinks = Number(process.env.SVC_SANDBOX_BULK_LINKS ?? 0);
+  const bulkLinks = opts.bulkLinks ?? 0;
   if (Number.isSafeInteger(bulkLinks) && bulkLinks > 0) {
     const campaign = sandbox.state.campaigns[0];
     sandbox.state.seedLinks(bulkLinks, { campaign, brandIds: campaign.brandIds, createdBy: 'full' });
@@ -60,7 +68,7 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<void> {
   const info = sandbox.info(server.origin);
   try {
     await opts.onReady?.(info);
-    process.stdout.write(`${JSON.stringify(info)}\n`);
+    opts.stdout.write(`${JSON.stringify(info)}\n`);
     opts.log(`sandbox listening on ${server.origin} (seed ${opts.seed}${opts.randomKeys ? ', random keys' : ''}); admin API at ${info.adminUrl}`);
     for (const line of exposureWarning(opts.host, server.server.address())) opts.log(line);
     if (!opts.signal.aborted) {

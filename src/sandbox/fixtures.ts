@@ -88,10 +88,12 @@ export function createSeededState(clock: VirtualClock, options: FixtureOptions):
   teamLink(campaigns[1], lucky.id, 'Team Player Three', answers(null, 'Bronze', null));
   teamLink(null, golden.id, 'Team Catalog Player', answers('P-1004', null, true));
   state.tenant.approvalRequired = options.approvalRequired;
+  state.startRun();
   return state;
 }
 
-function buildStores(random: SeededRandom, allBrandIds: string[], firstBrandId: string, days: (n: number) => number): RewardStore[] {
+/** The gifts of the seed's stores (ids drawn in this order), and the factory for more. */
+function seedGifts(random: SeededRandom, firstBrandId: string, days: (n: number) => number) {
   const sizes: GiftDimension = {
     name: 'size',
     label: { 'en-US': 'Size', 'de-DE': 'Größe' },
@@ -181,7 +183,11 @@ function buildStores(random: SeededRandom, allBrandIds: string[], firstBrandId: 
     prices: { default: '700' },
     availableUntil: days(3),
   });
+  return { gift, hoodie, headphones, speaker, giftCard, calendar, poster, watch, hamper };
+}
 
+function buildStores(random: SeededRandom, allBrandIds: string[], firstBrandId: string, days: (n: number) => number): RewardStore[] {
+  const { gift, hoodie, headphones, speaker, giftCard, calendar, poster, watch, hamper } = seedGifts(random, firstBrandId, days);
   const section = (en: string, de: string, gifts: Gift[]) => ({ id: random.uuid(), name: { 'en-US': en, 'de-DE': de }, gifts });
   const live: RewardStore = {
     id: random.uuid(),

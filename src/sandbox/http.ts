@@ -7,16 +7,63 @@ export function isLoopback(address: string | undefined): boolean {
   return address !== undefined && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
 }
 
-/** Whether an Accept header admits JSON (a missing header does). */
-export function acceptsJson(accept: string | undefined): boolean {
-  if (accept === undefined || accept.trim() === '') return true;
-  return accept.split(',').some((range) => {
-    const [type, ...params] = range.split(';').map((p) => p.trim().toLowerCase());
-    const quality = params.find((p) => p.startsWith('q='));
-    if (quality !== undefined && Number(quality.slice(2)) === 0) return false;
-    return ['*/*', 'application/*', 'application/json', 'application/problem+json'].includes(type);
-  });
+/**
+ * A request target of plain path segments (letters, digits, `_`, `:`, `-`, dots inside a segment)
+ * and a printable query without a fragment: read as it is, since URL parsing would leave it
+ * unchanged. Anything else (escapes, dot segments, `//`, other characters) goes through URL.
+ */
+const PLAIN_TARGET = /^((?:\/[\w:-]+(?:\.[\w:-]+)*)+\/?|\/)(?:\?([!-"$-~]*))?$/;
+
+/** The query of a target without one: shared, read only. */
+const NO_QUERY = new URLSearchParams();
+
+/** The path (percent-decoded; 404 when it cannot be) and query of a request target. */
+export function parseTarget(raw: string): { path: string; query: URLSearchParams } {
+  const plain = PLAIN_TARGET.exec(raw);
+  if (plain !== null) return { path: plain[1], query: plain[2] === undefined ? NO_QUERY : new URLSearchParams(plain[2]) };
+  const url = new URL(raw, 'http://sandbox.invalid');
+  try {
+    return { path: decodeURIComponent(url.pathname), query: url.searchParams };
+  } catch {
+    throw new ApiProblem(404, 'not_found', `There is no ${url.pathname}.`);
+  }
 }
+
+/** A qvalue as RFC 9110 writes it: 0 to 1 with at most three decimals. */
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
+/**
+ * Whether an Accept header admits application/json (a missing or empty header does). The most
+ * specific range that matches decides (`application/json`, then `application/*`, then `*\/*`), with
+ * its q-value: q=0 excludes. A range with an unreadable q-value is ignored. So
+ * `application/json;q=0, *\/*`, `application/problem+json` and `text/html` exclude JSON.
+ */
+export function acceptsJson(accept: string | undefined): boolean {
+  // What nearly every client sends (svc among them), decided without parsing.
+  if (accept === undefined || accept === 'application/json' || accept === '*/*') return true;
+  if (accept.trim() === '') return true;
+  let specificity = -1;
+  let quality = 0;
+  for (const range of accept.split(',')) {
+    const [type, ...params] = range.split(';');
+    const rank = JSON_RANGES.indexOf(type.trim().toLowerCase());
+    if (rank === -1 || rank < specificity) continue;
+    let q = 1;
+    for (const param of params) {
+      const [name, value = ''] = param.split('=');
+      if (name.trim().toLowerCase() !== 'q') continue;
+      q = QVALUE.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+    }
+    if (Number.isNaN(q)) continue;
+    // Equally specific ranges (a repeated one): the highest q counts.
+    quality = rank > specificity ? q : Math.max(quality, q);
+    specificity = rank;
+  }
+  return quality > 0;
+}
+
+/** The media ranges that match application/json, least specific first. */
+const JSON_RANGES = ['*/*', 'application/*', 'application/json'];
 
 /** Deepest nesting of arrays and objects a body may have; deeper is 400 before it is parsed. */
 export const MAX_BODY_DEPTH = 64;
@@ -130,8 +177,14 @@ function send(res: ServerResponse, status: number, contentType: string, body: st
   res.end(body);
 }
 
-export function sendJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  send(res, status, 'application/json', body, headers);
+export function sendJson(res: ServerResponse, status: number, body: string, headers?: Record<string, string>): void {
+  // Most answers carry no headers of their own: the two headers as a flat list, no object to build.
+  if (headers === undefined) {
+    res.writeHead(status, ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body))]);
+    res.end(body);
+  } else {
+    send(res, status, 'application/json', body, headers);
+  }
 }
 
 /** The one way a refusal reaches the client: the ProblemDetail document and the problem's headers. */

@@ -4,7 +4,8 @@ import { isUuid } from './validate.js';
 /**
  * Cursors are opaque to clients but carry a position key (never an offset), so a page costs the
  * same however deep it is and stays right while records are added. Each cursor is tagged with the
- * list it belongs to; anything that does not decode to that list's shape is refused.
+ * list it belongs to and with the run that issued it; anything that does not decode to that list's
+ * shape in this run is refused.
  */
 export type CursorKind = 'campaigns' | 'links' | 'stores' | 'orders' | 'events';
 
@@ -18,68 +19,77 @@ export interface NameKey {
   id: string;
 }
 
-function encode(kind: CursorKind, parts: (string | number)[]): string {
-  return Buffer.from(JSON.stringify([kind, ...parts]), 'utf8').toString('base64url');
-}
+/**
+ * Reads and writes the cursors of one sandbox run. Each cursor carries the run's tag: one that an
+ * earlier run issued (restarted with the same seed on the same port) is not a cursor of this list.
+ */
+export class Cursors {
+  constructor(private readonly run: string) {}
 
-function decode(raw: string, kind: CursorKind): unknown[] | null {
-  if (!/^[A-Za-z0-9_-]+$/.test(raw)) return null;
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    if (!Array.isArray(parsed) || parsed[0] !== kind) return null;
-    return parsed.slice(1);
-  } catch {
-    return null;
+  private encode(kind: CursorKind, parts: (string | number)[]): string {
+    return Buffer.from(JSON.stringify([kind, this.run, ...parts]), 'utf8').toString('base64url');
   }
-}
 
-export function encodeSeqCursor(seq: number): string {
-  return encode('events', [seq]);
-}
+  private decode(raw: string, kind: CursorKind): unknown[] | null {
+    if (!/^[A-Za-z0-9_-]+$/.test(raw)) return null;
+    try {
+      const parsed: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+      if (!Array.isArray(parsed) || parsed[0] !== kind || parsed[1] !== this.run) return null;
+      return parsed.slice(2);
+    } catch {
+      return null;
+    }
+  }
 
-function readAfter<T>(query: URLSearchParams, errors: FieldErrors, kind: CursorKind, shape: (parts: unknown[]) => T | null): T | null {
-  const raw = query.get('after');
-  if (raw === null) return null;
-  const parts = decode(raw, kind);
-  const key = parts === null ? null : shape(parts);
-  if (key === null) errors.add('after', 'invalid', 'after is not a cursor returned by this list.');
-  return key;
-}
+  private readAfter<T>(query: URLSearchParams, errors: FieldErrors, kind: CursorKind, shape: (parts: unknown[]) => T | null): T | null {
+    const raw = query.get('after');
+    if (raw === null) return null;
+    const parts = this.decode(raw, kind);
+    const key = parts === null ? null : shape(parts);
+    if (key === null) errors.add('after', 'invalid', 'after is not a cursor returned by this list in this sandbox run.');
+    return key;
+  }
 
-export function readTimeCursor(query: URLSearchParams, errors: FieldErrors, kind: CursorKind): TimeKey | null {
-  return readAfter(query, errors, kind, (parts) =>
-    parts.length === 2 && Number.isSafeInteger(parts[0]) && isUuid(parts[1]) ? { t: parts[0] as number, id: parts[1] } : null,
-  );
-}
+  readTime(query: URLSearchParams, errors: FieldErrors, kind: CursorKind): TimeKey | null {
+    return this.readAfter(query, errors, kind, (parts) =>
+      parts.length === 2 && Number.isSafeInteger(parts[0]) && isUuid(parts[1]) ? { t: parts[0] as number, id: parts[1] } : null,
+    );
+  }
 
-export function readNameCursor(query: URLSearchParams, errors: FieldErrors, kind: CursorKind): NameKey | null {
-  return readAfter(query, errors, kind, (parts) =>
-    parts.length === 2 && typeof parts[0] === 'string' && isUuid(parts[1]) ? { name: parts[0], id: parts[1] } : null,
-  );
-}
+  readName(query: URLSearchParams, errors: FieldErrors, kind: CursorKind): NameKey | null {
+    return this.readAfter(query, errors, kind, (parts) =>
+      parts.length === 2 && typeof parts[0] === 'string' && isUuid(parts[1]) ? { name: parts[0], id: parts[1] } : null,
+    );
+  }
 
-export function readSeqCursor(query: URLSearchParams, errors: FieldErrors): number | null {
-  return readAfter(query, errors, 'events', (parts) =>
-    parts.length === 1 && Number.isSafeInteger(parts[0]) && (parts[0] as number) >= 0 ? (parts[0] as number) : null,
-  );
+  readSeq(query: URLSearchParams, errors: FieldErrors): number | null {
+    return this.readAfter(query, errors, 'events', (parts) =>
+      parts.length === 1 && Number.isSafeInteger(parts[0]) && (parts[0] as number) >= 0 ? (parts[0] as number) : null,
+    );
+  }
+
+  /** The feed's cursor after the event with sequence number `seq`. */
+  seq(seq: number): string {
+    return this.encode('events', [seq]);
+  }
+
+  /** The nextCursor of a newest-first page: the position of its last item, or null on the last page. */
+  nextTime(kind: CursorKind, page: Page<{ createdAt: number; id: string }>): string | null {
+    const last = page.continueAfter;
+    return last === null ? null : this.encode(kind, [last.createdAt, last.id]);
+  }
+
+  /** The nextCursor of a page by name. */
+  nextName(kind: CursorKind, page: Page<NameKey>): string | null {
+    const last = page.continueAfter;
+    return last === null ? null : this.encode(kind, [last.name, last.id]);
+  }
 }
 
 export interface Page<T> {
   items: T[];
   /** The last item returned when more follow; null on the last page. */
   continueAfter: T | null;
-}
-
-/** The nextCursor of a newest-first page: the position of its last item, or null on the last page. */
-export function nextTimeCursor(kind: CursorKind, page: Page<{ createdAt: number; id: string }>): string | null {
-  const last = page.continueAfter;
-  return last === null ? null : encode(kind, [last.createdAt, last.id]);
-}
-
-/** The nextCursor of a page by name. */
-export function nextNameCursor(kind: CursorKind, page: Page<NameKey>): string | null {
-  const last = page.continueAfter;
-  return last === null ? null : encode(kind, [last.name, last.id]);
 }
 
 function compareTime(a: { createdAt: number; id: string }, key: TimeKey): number {

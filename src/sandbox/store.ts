@@ -1,5 +1,7 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { GiftNotAvailableReason } from '../api/types.js';
 import { MICROS_PER_DAY, formatTimestamp, type VirtualClock } from './clock.js';
+import { Cursors } from './paging.js';
 import type { SeededRandom } from './random.js';
 import {
   type ApiKeyRecord,
@@ -45,7 +47,7 @@ export interface SeedData {
   keys: ApiKeyRecord[];
   campaigns: Campaign[];
   stores: RewardStore[];
-  /** Ids of records and events made later: seeded, so the same seed gives the same ids. */
+  /** Ids of the seed's own records and events (the same seed gives the same ones); see startRun. */
   ids: SeededRandom;
 }
 
@@ -92,9 +94,14 @@ export class SandboxState {
   private readonly ordersById = new Map<string, Order>();
   private readonly ordersByKey = new Map<string, Order[]>();
   private orderCount = 0;
-  private readonly ids: SeededRandom;
+  private ids: SeededRandom | undefined;
   /** The origin of the sandbox's gift site, in every link's claimUrl (see setOrigin). */
   private readonly site = { origin: 'http://127.0.0.1:4010' };
+  /**
+   * The cursors of this run: they carry a tag drawn at start, so a cursor an earlier run issued (the
+   * same seed, the same port, restarted) is refused instead of read against other records.
+   */
+  readonly cursors = new Cursors(randomBytes(9).toString('base64url'));
   /** Called after each recorded event (the webhook queue listens). */
   onEvent: (event: StoredEvent) => void = () => undefined;
 
@@ -110,9 +117,17 @@ export class SandboxState {
     this.ids = seed.ids;
   }
 
-  /** A new record or event id (a UUID from the seeded generator). */
+  /**
+   * A new record or event id: from the seeded generator while the seed data is built, random once the
+   * run has started, so records made while a sandbox runs never repeat an earlier run's ids.
+   */
   newId(): string {
-    return this.ids.uuid();
+    return this.ids === undefined ? randomUUID() : this.ids.uuid();
+  }
+
+  /** The seed data is built: every id made from now on is random (see newId). */
+  startRun(): void {
+    this.ids = undefined;
   }
 
   /**

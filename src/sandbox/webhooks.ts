@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { DeliveryRecord } from '../api/sandbox-admin.js';
 import { signatureHeader } from '../core/signature.js';
 import { MICROS_PER_SECOND, formatTimestamp } from './clock.js';
 import type { ApiKeyRecord, StoredEvent } from './models.js';
@@ -14,17 +15,6 @@ const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 export interface WebhookResult {
   responseStatus: number | null;
   error: string | null;
-}
-
-export interface DeliveryRecord {
-  eventId: string;
-  type: string;
-  keyName: string;
-  url: string;
-  attempt: number;
-  status: number | null;
-  error: string | null;
-  at: string;
 }
 
 /**

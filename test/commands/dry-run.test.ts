@@ -149,7 +149,9 @@ describe('--dry-run', () => {
   it('webhooks test prints the request and sends no ping', async () => {
     const before = await state();
     const result = await run('webhooks', 'test', '--dry-run');
-    expect(result).toEqual({ exitCode: 0, stdout: line({ method: 'POST', url: `${sandbox.info.baseUrl}/webhooks:test`, headers: headers(), body: {} }), stderr: '' });
+    // No body and so no Content-Type: the description gives POST /webhooks:test no request body.
+    const { 'Content-Type': _none, ...noBody } = headers();
+    expect(result).toEqual({ exitCode: 0, stdout: line({ method: 'POST', url: `${sandbox.info.baseUrl}/webhooks:test`, headers: noBody, body: null }), stderr: '' });
     expect(await state()).toEqual(before);
   });
 

@@ -10,7 +10,7 @@ export interface PlacedOrder {
 }
 
 /** Places `count` orders of the first LIVE store's first gift without options (delivery to DE). */
-export async function placeOrders(sandbox: TestSandbox, count: number, as: KeyName = 'full'): Promise<PlacedOrder[]> {
+export async function placeOrders(sandbox: Pick<TestSandbox, 'api'>, count: number, as: KeyName = 'full'): Promise<PlacedOrder[]> {
   const stores = await sandbox.api('GET', '/reward-stores?limit=100', { as });
   const store = stores.body.items.find((s: { phase: string }) => s.phase === 'LIVE');
   const brandId = store.brandIds[0];
@@ -37,6 +37,6 @@ export async function placeOrders(sandbox: TestSandbox, count: number, as: KeyNa
 }
 
 /** The team cancels an order: one order.cancelled in the placing key's feed. */
-export async function cancelOrder(sandbox: TestSandbox, orderId: string): Promise<void> {
+export async function cancelOrder(sandbox: Pick<TestSandbox, 'admin'>, orderId: string): Promise<void> {
   expect((await sandbox.admin('POST', `/orders/${orderId}/cancel`, {})).status).toBe(200);
 }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 import { type SandboxInfo, type SandboxOptions, createSandbox } from '../../src/sandbox/app.js';
 import { type ListeningSandbox, listen } from '../../src/sandbox/server.js';
 
@@ -89,6 +90,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<TestSa
       await server.close();
       conforming({} as Reply);
     },
+  };
+}
+
+/** A starter of short-lived sandboxes, each closed (and its answers checked) after the test that started it. */
+export function perTestSandboxes(): (options?: SandboxOptions) => Promise<TestSandbox> {
+  const open: TestSandbox[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((sb) => sb.close()));
+  });
+  return async (options) => {
+    const sb = await startSandbox(options);
+    open.push(sb);
+    return sb;
   };
 }
 

@@ -23,8 +23,8 @@ export async function run(ctx: Context): Promise<void> {
   const spinner = await ctx.io.spinner('Sending a ping to the key\'s webhook URL (the service waits up to 15 s for the receiver)');
   let response: ApiResponse<WebhookTestResult>;
   try {
-    // The spec does not show a request body; an empty JSON object is the neutral choice. Every call
-    // sends a real ping and the service never retries one, so neither does svc.
+    // The description gives this call no request body, so none is sent (a validating proxy refuses
+    // one). Every call sends a real ping and the service never retries one, so neither does svc.
     response = await testWebhook(client, { signal: ctx.signal, retry: false });
   } finally {
     spinner.stop();

@@ -1,7 +1,7 @@
 import { formatNullableTimestamp } from '../clock.js';
 import { listedForKey, usableBrandIds } from '../models.js';
 import { LIMITS } from '../../api/generated/constants.js';
-import { nextNameCursor, pageByName, readNameCursor } from '../paging.js';
+import { pageByName } from '../paging.js';
 import type { ApiRoute } from '../router.js';
 import { ok } from '../router.js';
 import { FieldErrors, checkQuery } from '../validate.js';
@@ -18,7 +18,7 @@ export const campaignRoutes: ApiRoute[] = [
       const brandId = (params.brandId as string | undefined)?.toLowerCase();
       const status = params.status ?? 'ACTIVE';
       const limit = (params.limit as number | undefined) ?? LIMITS.pageSizeDefault;
-      const after = readNameCursor(query, errors, 'campaigns');
+      const after = state.cursors.readName(query, errors, 'campaigns');
       errors.throwIfAny();
 
       const now = state.clock.now();
@@ -37,7 +37,7 @@ export const campaignRoutes: ApiRoute[] = [
           brandIds: usableBrandIds(key, c.brandIds),
           expiresAt: formatNullableTimestamp(c.expiresAt),
         })),
-        nextCursor: nextNameCursor('campaigns', page),
+        nextCursor: state.cursors.nextName('campaigns', page),
       });
     },
   },

@@ -1,7 +1,7 @@
 import { ApiProblem } from '../errors.js';
 import { LIMITS } from '../../api/generated/constants.js';
 import { type LinkStatus, type PersonalLink, linkJson, usableBrandIds } from '../models.js';
-import { nextTimeCursor, pageNewestFirst, readTimeCursor } from '../paging.js';
+import { pageNewestFirst } from '../paging.js';
 import type { ApiContext, ApiRoute } from '../router.js';
 import { bodyObject, ok, pathRecord } from '../router.js';
 import { FieldErrors, checkBody, checkQuery, readCustomFieldAnswers } from '../validate.js';
@@ -27,7 +27,7 @@ export const linkRoutes: ApiRoute[] = [
       const campaignId = (params.campaignId as string | undefined)?.toLowerCase();
       const status = params.status as LinkStatus | undefined;
       const limit = (params.limit as number | undefined) ?? LIMITS.pageSizeDefault;
-      const after = readTimeCursor(query, errors, 'links');
+      const after = state.cursors.readTime(query, errors, 'links');
       errors.throwIfAny();
 
       const brands = new Set(key.brandIds);
@@ -43,7 +43,7 @@ export const linkRoutes: ApiRoute[] = [
       );
       return ok({
         items: page.items.map(linkJson),
-        nextCursor: nextTimeCursor('links', page),
+        nextCursor: state.cursors.nextTime('links', page),
       });
     },
   },

@@ -7,12 +7,28 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { OPERATIONS } from '../../api/generated/constants.js';
 
-let documentText: Promise<string> | undefined;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is passed through as JSON
+type Document = { servers: unknown[] } & Record<string, any>;
 
-/** The document as JSON text, read once. */
-function openApiText(): Promise<string> {
-  documentText ??= import('../../api/generated/openapi.json', { with: { type: 'json' } }).then((module) => JSON.stringify(module.default));
-  return documentText;
+let document: Promise<Document> | undefined;
+/** The document's text per origin it was asked through (a sandbox is reached under few names). */
+const texts = new Map<string, string>();
+
+/**
+ * The document as JSON text, with this sandbox (the origin the client called) as its first server,
+ * before production: a tool pointed at the served document talks to the sandbox.
+ */
+async function openApiText(origin: string): Promise<string> {
+  document ??= import('../../api/generated/openapi.json', { with: { type: 'json' } }).then((module) => module.default as unknown as Document);
+  let text = texts.get(origin);
+  if (text === undefined) {
+    const doc = await document;
+    const sandbox = { url: `${origin}/v1`, description: 'This sandbox (svc sandbox): a local, stateful implementation of the API.' };
+    text = JSON.stringify({ ...doc, servers: [sandbox, ...doc.servers] });
+    if (texts.size >= 16) texts.clear();
+    texts.set(origin, text);
+  }
+  return text;
 }
 
 /** Whether a request is the document's address (GET or HEAD `/v1/openapi.json`). */
@@ -20,8 +36,8 @@ export function isOpenApiRequest(method: string | undefined, path: string): bool
   return path === '/v1/openapi.json' && (method === 'GET' || method === 'HEAD');
 }
 
-export async function serveOpenApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const text = await openApiText();
+export async function serveOpenApi(req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
+  const text = await openApiText(origin);
   res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache' });
   res.end(req.method === 'HEAD' ? undefined : text);
 }
@@ -33,6 +49,22 @@ const ROUTES = OPERATIONS.map((op) => ({
   pattern: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[A-Za-z]+\}/g, '[^/:]+')}$`),
 }));
 
+function describedRoute(method: string, path: string): (typeof ROUTES)[number] | undefined {
+  return ROUTES.find((r) => r.method === (method === 'HEAD' ? 'GET' : method) && r.pattern.test(path));
+}
+
+/**
+ * What the document says of a request's body: a body sent to an operation that declares none (as
+ * POST /webhooks:test) is refused by validating proxies, so it is a disagreement too.
+ */
+export function requestProblems(method: string, path: string, headers: IncomingMessage['headers']): string[] {
+  const route = describedRoute(method, path);
+  if (route === undefined || route.requestBody) return [];
+  const length = Number(headers['content-length'] ?? 0);
+  if (length === 0 && headers['transfer-encoding'] === undefined && headers['content-type'] === undefined) return [];
+  return [`${method} ${path}: the request has a body (Content-Type ${headers['content-type'] ?? '(none)'}, ${length} bytes); the document declares none for ${route.operationId}`];
+}
+
 /** What the document says of one answer: the problems found, none when it conforms. */
 export function responseProblems(
   validators: ResponseValidators,
@@ -42,7 +74,7 @@ export function responseProblems(
   headers: Record<string, string | undefined>,
   body: string,
 ): string[] {
-  const route = ROUTES.find((r) => r.method === (method === 'HEAD' ? 'GET' : method) && r.pattern.test(path));
+  const route = describedRoute(method, path);
   const described = route === undefined ? undefined : validators.RESPONSES[route.operationId]?.[String(status)];
   const where = `${method} ${path} → ${status}`;
   if (route !== undefined && described === undefined) return [`${where}: status ${status} is not documented for ${route.operationId}`];
@@ -69,11 +101,11 @@ export function responseProblems(
 }
 
 export interface ResponseCheck {
-  /** Checks the answer `res` gives to `req` before it is sent. */
+  /** Checks the request, and the answer `res` gives to it before it is sent. */
   watch(req: IncomingMessage, res: ServerResponse, path: string): void;
 }
 
-/** Checks answers as they are sent, recording each disagreement with the document in `violations`. */
+/** Checks requests and answers as they are sent, recording each disagreement with the document in `violations`. */
 export function createResponseCheck(violations: string[], log: (line: string) => void): ResponseCheck {
   let loaded: ResponseValidators | undefined;
   const loading = import('../../api/generated/response-validators.js').then((module) => (loaded = module));
@@ -85,14 +117,17 @@ export function createResponseCheck(violations: string[], log: (line: string) =>
   };
   return {
     watch(req, res, path) {
+      record(requestProblems(req.method ?? 'GET', path, req.headers));
       let status = 200;
       const headers: Record<string, string | undefined> = {};
       const writeHead = res.writeHead.bind(res) as (code: number, headers?: OutgoingHttpHeaders) => ServerResponse;
       res.writeHead = ((code: number, ...rest: unknown[]) => {
         status = code;
-        const given = rest.find((arg) => typeof arg === 'object' && arg !== null) as OutgoingHttpHeaders | undefined;
-        for (const [name, value] of Object.entries(given ?? {})) headers[name.toLowerCase()] = value === undefined ? undefined : String(value);
-        return writeHead(code, given);
+        // Headers as an object, or as a flat list of names and values.
+        const given = rest.find((arg) => typeof arg === 'object' && arg !== null) as OutgoingHttpHeaders | string[] | undefined;
+        const pairs = Array.isArray(given) ? given.flatMap((value, i) => (i % 2 === 0 ? [[value, given[i + 1]]] : [])) : Object.entries(given ?? {});
+        for (const [name, value] of pairs) headers[String(name).toLowerCase()] = value === undefined ? undefined : String(value);
+        return writeHead(code, given as OutgoingHttpHeaders);
       }) as ServerResponse['writeHead'];
       const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
       res.end = ((chunk?: unknown) => {

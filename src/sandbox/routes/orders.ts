@@ -2,7 +2,7 @@ import { ApiProblem, invalidField } from '../errors.js';
 import { LIMITS } from '../../api/generated/constants.js';
 import type { components } from '../../api/generated/types.js';
 import { type Gift, type GiftCombination, type OrderStatus, type Recipient, giftPrice, orderJson, storeCurrency, translate, usableBrandIds } from '../models.js';
-import { nextTimeCursor, pageNewestFirst, readTimeCursor } from '../paging.js';
+import { pageNewestFirst } from '../paging.js';
 import type { ApiRoute } from '../router.js';
 import { bodyObject, ok, pathRecord } from '../router.js';
 import { sameVariations } from '../store.js';
@@ -129,7 +129,7 @@ export const orderRoutes: ApiRoute[] = [
       const storeId = (params.storeId as string | undefined)?.toLowerCase();
       const status = params.status as OrderStatus | undefined;
       const limit = (params.limit as number | undefined) ?? LIMITS.pageSizeDefault;
-      const after = readTimeCursor(query, errors, 'orders');
+      const after = state.cursors.readTime(query, errors, 'orders');
       errors.throwIfAny();
 
       const page = pageNewestFirst(
@@ -144,7 +144,7 @@ export const orderRoutes: ApiRoute[] = [
       );
       return ok({
         items: page.items.map(orderJson),
-        nextCursor: nextTimeCursor('orders', page),
+        nextCursor: state.cursors.nextTime('orders', page),
       });
     },
   },

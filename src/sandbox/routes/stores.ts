@@ -2,7 +2,7 @@ import { formatNullableTimestamp } from '../clock.js';
 import { notFound } from '../errors.js';
 import { type Gift, giftPrice, listedForKey, storeCurrency, translate, usableBrandIds } from '../models.js';
 import { LIMITS } from '../../api/generated/constants.js';
-import { nextNameCursor, pageByName, readNameCursor } from '../paging.js';
+import { pageByName } from '../paging.js';
 import type { ApiRoute } from '../router.js';
 import { ok, pathId } from '../router.js';
 import { FieldErrors, checkQuery } from '../validate.js';
@@ -44,7 +44,7 @@ export const storeRoutes: ApiRoute[] = [
       const params = checkQuery('listRewardStores', query, errors);
       const brandId = (params.brandId as string | undefined)?.toLowerCase();
       const limit = (params.limit as number | undefined) ?? LIMITS.pageSizeDefault;
-      const after = readNameCursor(query, errors, 'stores');
+      const after = state.cursors.readName(query, errors, 'stores');
       errors.throwIfAny();
 
       const now = state.clock.now();
@@ -63,7 +63,7 @@ export const storeRoutes: ApiRoute[] = [
           startsAt: formatNullableTimestamp(s.startsAt),
           endsAt: formatNullableTimestamp(s.endsAt),
         })),
-        nextCursor: nextNameCursor('stores', page),
+        nextCursor: state.cursors.nextName('stores', page),
       });
     },
   },

@@ -4,6 +4,7 @@ import { type AdminServices, handleAdmin } from '../admin.js';
 import { formatTimestamp } from '../clock.js';
 import { ApiProblem, type FieldError } from '../errors.js';
 import { type PersonalLink, translate } from '../models.js';
+import type { SandboxState } from '../store.js';
 import { isUuid, usesPostalCodes } from '../validate.js';
 import { type FormGuard, isFormPost, readForm } from './forms.js';
 import { type Html, describedBy, errorText, field, fieldId, html, page, redirect, sendPage } from './html.js';
@@ -61,41 +62,66 @@ export interface ClaimSite {
   handle(req: IncomingMessage, res: ServerResponse, linkId: string, query: URLSearchParams): Promise<void>;
 }
 
-export function claimSite(services: AdminServices, guard: FormGuard): ClaimSite {
-  const { state } = services;
-
-  function closedPage(res: ServerResponse, link: PersonalLink): boolean {
-    if (link.status === 'REQUESTED') {
-      statusPage(res, 200, 'Your gift is not available yet', html`<p>This gift link is waiting for approval. Please open it again later.</p>`);
-    } else if (link.status === 'CLAIMED') {
-      statusPage(
-        res,
-        200,
-        'This gift has already been claimed',
-        html`<p>This link was claimed on ${formatTimestamp(link.claimedAt ?? link.updatedAt).slice(0, 10)}. The gift goes to the address given with the claim.</p>`,
-      );
-    } else if (link.status === 'CANCELLED' || link.status === 'EXPIRED') {
-      statusPage(res, 200, 'This gift link has expired', html`<p>This link can no longer be used to choose a gift.</p>`);
-    } else {
-      return false;
-    }
-    return true;
+function closedPage(res: ServerResponse, link: PersonalLink): boolean {
+  if (link.status === 'REQUESTED') {
+    statusPage(res, 200, 'Your gift is not available yet', html`<p>This gift link is waiting for approval. Please open it again later.</p>`);
+  } else if (link.status === 'CLAIMED') {
+    statusPage(
+      res,
+      200,
+      'This gift has already been claimed',
+      html`<p>This link was claimed on ${formatTimestamp(link.claimedAt ?? link.updatedAt).slice(0, 10)}. The gift goes to the address given with the claim.</p>`,
+    );
+  } else if (link.status === 'CANCELLED' || link.status === 'EXPIRED') {
+    statusPage(res, 200, 'This gift link has expired', html`<p>This link can no longer be used to choose a gift.</p>`);
+  } else {
+    return false;
   }
+  return true;
+}
 
-  function claimForm(link: PersonalLink, country: string, answers: Answers, errors: FieldError[], countryError?: string): string {
-    const errorOf = (name: string): string | undefined => {
-      const found = errors.find((e) => e.field === name);
-      return found === undefined ? undefined : explain(found);
-    };
-    const brand = state.brand(link.brandId)?.name ?? 'the operator';
-    const countries = offeredCountries(state, link);
-    const gifts = offeredGifts(state, link, country);
-    const chosen = answers.choice;
-    const giftError = errorOf('productId') ?? errorOf('variations');
-    const postal = usesPostalCodes(country);
-    const lang = link.locale === 'en-US' ? '' : link.locale;
-    const summary = errors.length === 0 ? '' : html`<div class="notice bad" role="alert"><h2>Please check ${errors.length === 1 ? 'one answer' : `${errors.length} answers`}</h2><ul>${errors.map((e) => html`<li><a href="#${e.field === 'productId' || e.field === 'variations' ? 'gift-choice' : fieldId(e.field)}">${explain(e)}</a></li>`)}</ul></div>`;
-    const body = html`
+/** Each gift offered in `country`, with one choice per orderable combination (or the gift itself). */
+function giftChoices(gifts: ReturnType<typeof offeredGifts>, link: PersonalLink, country: string, chosen: string | undefined, giftError: string | undefined): Html {
+  const lang = link.locale === 'en-US' ? '' : link.locale;
+  return html`${gifts.length === 0 ? html`<p>No gift is delivered to ${countryName(country)} now.</p>` : ''}
+${gifts.map(({ gift, combinations }) => {
+const name = translate(gift.name, link.locale);
+const description = gift.description === null ? null : translate(gift.description, link.locale);
+const choices = gift.dimensions.length === 0 ? [undefined] : combinations;
+return html`<fieldset${lang === '' ? '' : html` lang="${lang}"`}><legend>${name}</legend>
+${description === null ? '' : html`<p class="hint description">${description}</p>`}
+${choices.map((combination) => {
+const value = choiceValue(gift, combination);
+const label = combination === undefined ? name : gift.dimensions.map((d) => `${translate(d.label, link.locale)}: ${translate(d.values.find((v) => v.value === combination.variations[d.name])?.label ?? { 'en-US': combination.variations[d.name] }, link.locale)}`).join(', ');
+return html`<label class="choice"><input type="radio" name="choice" value="${value}"${value === chosen ? html` checked` : ''}${giftError === undefined ? '' : html` aria-invalid="true"`} required> ${label}</label>`;
+})}
+</fieldset>`;
+})}`;
+}
+
+/** The address fields, with the API's limits, the answers given and each field's error; a postal code where the country uses one. */
+function addressFields(link: PersonalLink, country: string, answers: Answers, errorOf: (name: string) => string | undefined): Html {
+  const postal = usesPostalCodes(country);
+  return html`${field({ name: 'recipient.name', label: LABELS['recipient.name'], value: answers['recipient.name'] ?? link.fullName, required: true, maxlength: LIMITS.recipientName, hint: `Up to ${LIMITS.recipientName} characters.`, error: errorOf('recipient.name'), autocomplete: 'name' })}
+${field({ name: 'recipient.email', label: LABELS['recipient.email'], type: 'email', value: answers['recipient.email'] ?? link.email ?? '', maxlength: LIMITS.recipientEmail, hint: 'We send the delivery status there.', error: errorOf('recipient.email'), autocomplete: 'email' })}
+${field({ name: 'recipient.phone', label: LABELS['recipient.phone'], type: 'tel', value: answers['recipient.phone'], required: true, hint: 'International format, such as +4930123456.', error: errorOf('recipient.phone'), autocomplete: 'tel', extra: html` pattern="${PATTERNS.phoneE164}"` })}
+${field({ name: 'recipient.address.street', label: LABELS['recipient.address.street'], value: answers['recipient.address.street'], required: true, maxlength: LIMITS.street, hint: `Up to ${LIMITS.street} characters.`, error: errorOf('recipient.address.street'), autocomplete: 'street-address' })}
+${field({ name: 'recipient.address.city', label: LABELS['recipient.address.city'], value: answers['recipient.address.city'], required: true, maxlength: LIMITS.city, hint: `Up to ${LIMITS.city} characters.`, error: errorOf('recipient.address.city'), autocomplete: 'address-level2' })}
+${postal ? field({ name: 'recipient.address.postalCode', label: LABELS['recipient.address.postalCode'], value: answers['recipient.address.postalCode'], required: true, maxlength: LIMITS.postalCode, hint: `Up to ${LIMITS.postalCode} characters.`, error: errorOf('recipient.address.postalCode'), autocomplete: 'postal-code' }) : html`<p class="hint">No postal code is needed for ${countryName(country)}.</p>`}`;
+}
+
+function claimForm(state: SandboxState, guard: FormGuard, link: PersonalLink, country: string, answers: Answers, errors: FieldError[], countryError?: string): string {
+  const errorOf = (name: string): string | undefined => {
+    const found = errors.find((e) => e.field === name);
+    return found === undefined ? undefined : explain(found);
+  };
+  const brand = state.brand(link.brandId)?.name ?? 'the operator';
+  const countries = offeredCountries(state, link);
+  const gifts = offeredGifts(state, link, country);
+  const chosen = answers.choice;
+  const giftError = errorOf('productId') ?? errorOf('variations');
+  const summary = errors.length === 0 ? '' : html`<div class="notice bad" role="alert"><h2>Please check ${errors.length === 1 ? 'one answer' : `${errors.length} answers`}</h2><ul>${errors.map((e) => html`<li><a href="#${e.field === 'productId' || e.field === 'variations' ? 'gift-choice' : fieldId(e.field)}">${explain(e)}</a></li>`)}</ul></div>`;
+  const body = html`
 <h1>Hello, ${link.fullName}!</h1>
 <p>${brand} has a gift for you. Choose one gift and tell us where to send it.</p>
 ${link.message === null ? '' : html`<h2>A message from ${brand}</h2><p class="message">${link.message}</p>`}
@@ -114,35 +140,58 @@ ${countries.map((c) => html`<option value="${c}"${c === country ? html` selected
 <fieldset id="gift-choice"${giftError === undefined ? '' : html` aria-describedby="gift-choice-error"`}>
 <legend>Choose your gift</legend>
 ${giftError === undefined ? '' : html`<p class="error" id="gift-choice-error">${giftError}</p>`}
-${gifts.length === 0 ? html`<p>No gift is delivered to ${countryName(country)} now.</p>` : ''}
-${gifts.map(({ gift, combinations }) => {
-  const name = translate(gift.name, link.locale);
-  const description = gift.description === null ? null : translate(gift.description, link.locale);
-  const choices = gift.dimensions.length === 0 ? [undefined] : combinations;
-  return html`<fieldset${lang === '' ? '' : html` lang="${lang}"`}><legend>${name}</legend>
-${description === null ? '' : html`<p class="hint description">${description}</p>`}
-${choices.map((combination) => {
-  const value = choiceValue(gift, combination);
-  const label = combination === undefined ? name : gift.dimensions.map((d) => `${translate(d.label, link.locale)}: ${translate(d.values.find((v) => v.value === combination.variations[d.name])?.label ?? { 'en-US': combination.variations[d.name] }, link.locale)}`).join(', ');
-  return html`<label class="choice"><input type="radio" name="choice" value="${value}"${value === chosen ? html` checked` : ''}${giftError === undefined ? '' : html` aria-invalid="true"`} required> ${label}</label>`;
-})}
-</fieldset>`;
-})}
+${giftChoices(gifts, link, country, chosen, giftError)}
 </fieldset>
 <fieldset>
 <legend>Delivery address in ${countryName(country)}</legend>
-${field({ name: 'recipient.name', label: LABELS['recipient.name'], value: answers['recipient.name'] ?? link.fullName, required: true, maxlength: LIMITS.recipientName, hint: `Up to ${LIMITS.recipientName} characters.`, error: errorOf('recipient.name'), autocomplete: 'name' })}
-${field({ name: 'recipient.email', label: LABELS['recipient.email'], type: 'email', value: answers['recipient.email'] ?? link.email ?? '', maxlength: LIMITS.recipientEmail, hint: 'We send the delivery status there.', error: errorOf('recipient.email'), autocomplete: 'email' })}
-${field({ name: 'recipient.phone', label: LABELS['recipient.phone'], type: 'tel', value: answers['recipient.phone'], required: true, hint: 'International format, such as +4930123456.', error: errorOf('recipient.phone'), autocomplete: 'tel', extra: html` pattern="${PATTERNS.phoneE164}"` })}
-${field({ name: 'recipient.address.street', label: LABELS['recipient.address.street'], value: answers['recipient.address.street'], required: true, maxlength: LIMITS.street, hint: `Up to ${LIMITS.street} characters.`, error: errorOf('recipient.address.street'), autocomplete: 'street-address' })}
-${field({ name: 'recipient.address.city', label: LABELS['recipient.address.city'], value: answers['recipient.address.city'], required: true, maxlength: LIMITS.city, hint: `Up to ${LIMITS.city} characters.`, error: errorOf('recipient.address.city'), autocomplete: 'address-level2' })}
-${postal ? field({ name: 'recipient.address.postalCode', label: LABELS['recipient.address.postalCode'], value: answers['recipient.address.postalCode'], required: true, maxlength: LIMITS.postalCode, hint: `Up to ${LIMITS.postalCode} characters.`, error: errorOf('recipient.address.postalCode'), autocomplete: 'postal-code' }) : html`<p class="hint">No postal code is needed for ${countryName(country)}.</p>`}
+${addressFields(link, country, answers, errorOf)}
 ${errorText('recipient.address.country', errorOf('recipient.address.country'))}
 </fieldset>
 <button type="submit">Claim my gift</button>
 </form>`;
-    return page({ title: `A gift for ${link.fullName}`, site: SITE, body });
+  return page({ title: `A gift for ${link.fullName}`, site: SITE, body });
+}
+
+/** A claim posted by the player: the admin claim's body, through the admin claim's route; the form again with the reasons when it is refused. */
+async function claimPost(services: AdminServices, guard: FormGuard, req: IncomingMessage, res: ServerResponse, link: PersonalLink): Promise<void> {
+  const { state } = services;
+  if (!isFormPost(req)) throw new ApiProblem(415, 'unsupported_media_type', 'The gift site takes its form (application/x-www-form-urlencoded).');
+  const form = await readForm(req);
+  guard.check(req, form, `claim:${link.id}`);
+  if (closedPage(res, link)) return;
+  const answers: Answers = Object.fromEntries([...form].filter(([name]) => name === 'choice' || RECIPIENT_FIELDS.includes(name as (typeof RECIPIENT_FIELDS)[number])));
+  const country = form.get('recipient.address.country') ?? '';
+  const text = (name: string): string | undefined => {
+    const value = (form.get(name) ?? '').trim();
+    return value === '' ? undefined : value;
+  };
+  const choice = text('choice');
+  const { productId, variations } = choice === undefined ? { productId: undefined, variations: {} } : parseChoiceValue(choice);
+  // The same body an admin POST /links/{id}/claim takes, through the same route: one code path.
+  const body = {
+    productId,
+    variations,
+    recipient: {
+      name: text('recipient.name') ?? '',
+      email: text('recipient.email'),
+      phone: text('recipient.phone') ?? '',
+      address: { street: text('recipient.address.street') ?? '', city: text('recipient.address.city') ?? '', postalCode: text('recipient.address.postalCode'), country },
+    },
+  };
+  try {
+    await handleAdmin(services, 'POST', `/links/${link.id}/claim`, async () => body);
+  } catch (err) {
+    if (!(err instanceof ApiProblem) || err.code !== 'invalid_request') throw err;
+    const shown = offeredCountries(state, link).includes(country) ? country : defaultCountry(state, link);
+    if (shown === undefined) throw err;
+    sendPage(res, 400, claimForm(state, guard, link, shown, answers, err.extras.errors ?? []));
+    return;
   }
+  redirect(res, `/claim/${link.id}`);
+}
+
+export function claimSite(services: AdminServices, guard: FormGuard): ClaimSite {
+  const { state } = services;
 
   return {
     async handle(req, res, linkId, query) {
@@ -154,42 +203,7 @@ ${errorText('recipient.address.country', errorOf('recipient.address.country'))}
         statusPage(res, 404, 'This gift link does not exist', html`<p>Check that the whole link was copied.</p>`);
         return;
       }
-      if (req.method === 'POST') {
-        if (!isFormPost(req)) throw new ApiProblem(415, 'unsupported_media_type', 'The gift site takes its form (application/x-www-form-urlencoded).');
-        const form = await readForm(req);
-        guard.check(req, form, `claim:${link.id}`);
-        if (closedPage(res, link)) return;
-        const answers: Answers = Object.fromEntries([...form].filter(([name]) => name === 'choice' || RECIPIENT_FIELDS.includes(name as (typeof RECIPIENT_FIELDS)[number])));
-        const country = form.get('recipient.address.country') ?? '';
-        const text = (name: string): string | undefined => {
-          const value = (form.get(name) ?? '').trim();
-          return value === '' ? undefined : value;
-        };
-        const choice = text('choice');
-        const { productId, variations } = choice === undefined ? { productId: undefined, variations: {} } : parseChoiceValue(choice);
-        // The same body an admin POST /links/{id}/claim takes, through the same route: one code path.
-        const body = {
-          productId,
-          variations,
-          recipient: {
-            name: text('recipient.name') ?? '',
-            email: text('recipient.email'),
-            phone: text('recipient.phone') ?? '',
-            address: { street: text('recipient.address.street') ?? '', city: text('recipient.address.city') ?? '', postalCode: text('recipient.address.postalCode'), country },
-          },
-        };
-        try {
-          await handleAdmin(services, 'POST', `/links/${link.id}/claim`, async () => body);
-        } catch (err) {
-          if (!(err instanceof ApiProblem) || err.code !== 'invalid_request') throw err;
-          const shown = offeredCountries(state, link).includes(country) ? country : defaultCountry(state, link);
-          if (shown === undefined) throw err;
-          sendPage(res, 400, claimForm(link, shown, answers, err.extras.errors ?? []));
-          return;
-        }
-        redirect(res, `/claim/${link.id}`);
-        return;
-      }
+      if (req.method === 'POST') return claimPost(services, guard, req, res, link);
       if (closedPage(res, link)) return;
       const countries = offeredCountries(state, link);
       const asked = query.get('country');
@@ -200,7 +214,7 @@ ${errorText('recipient.address.country', errorOf('recipient.address.country'))}
       }
       const country = asked !== null && countries.includes(asked) ? asked : fallback;
       const countryError = asked !== null && asked !== country ? 'Gifts are not delivered to that country; choose one from the list.' : undefined;
-      sendPage(res, 200, claimForm(link, country, {}, [], countryError));
+      sendPage(res, 200, claimForm(state, guard, link, country, {}, [], countryError));
     },
   };
 }
