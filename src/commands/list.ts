@@ -6,6 +6,7 @@ import type { Context, GlobalOptions } from '../core/context.js';
 import type { Column } from '../core/output.js';
 import { UsageError } from '../core/errors.js';
 import * as validate from '../core/validate.js';
+import { namesFor, type Names } from '../features/names.js';
 
 export interface ListFlags {
   limit?: string;
@@ -19,7 +20,8 @@ export async function runList<T>(
   spec: {
     path: string;
     query: Query;
-    columns: Column<T>[];
+    /** the table's columns; a function gets the names of brands, campaigns and fields (read only for a table) */
+    columns: Column<T>[] | ((names: Names) => Column<T>[]);
     noun: string;
     command: string;
     /** the filter flags as given, repeated in the next-page hint so it continues the same list */
@@ -31,8 +33,10 @@ export async function runList<T>(
   if (flags.after !== undefined && flags.after.trim() === '') throw new UsageError('--after: empty cursor');
   const client = await ctx.client();
   const output = await ctx.output();
+  // Names are read only for a person's table: JSON, JSON lines and CSV make no request for them.
+  const columns = typeof spec.columns === 'function' ? (ctx.format === 'table' && !ctx.options.fields ? spec.columns(await namesFor(client, ctx.signal)) : []) : spec.columns;
   await output.list(pages<T>(client, spec.path, { query: spec.query, limit, after: flags.after, all: flags.all, signal: ctx.signal }), {
-    columns: spec.columns,
+    columns,
     csvColumns: RESOURCE_OF_PATH[spec.path] ? defaultColumns(RESOURCE_OF_PATH[spec.path]) : undefined,
     noun: spec.noun,
     nextHint: flags.all ? undefined : (cursor) => nextPageCommand(spec.command, ctx.options, { ...spec.filters, '--fields': ctx.options.fields?.join(','), '--limit': flags.limit, '--after': cursor }),

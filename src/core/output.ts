@@ -25,6 +25,10 @@ export interface Column<T> {
   priority?: number;
   /** the value's line breaks are the view's own (each line already made safe): kept as lines of the cell */
   multiline?: boolean;
+  /** a long value wraps onto more lines of its cell (at spaces where it can) instead of shrinking with … */
+  wrap?: boolean;
+  /** colour of the item's cell (a status by its meaning), applied after fitting; only where colour is on */
+  paint?: (item: T, chalk: ChalkInstance) => (text: string) => string;
 }
 
 export interface ListOptions<T> {
@@ -146,7 +150,15 @@ export class Output {
       style: { head: [], border: [] },
       ...(options.ruled ? {} : { chars: COMPACT }),
     });
-    for (const row of rows) table.push(layout.map(({ index, width }) => row[index].map((line) => truncate(line, width)).join('\n')));
+    rows.forEach((row, r) =>
+      table.push(
+        layout.map(({ index, width }) => {
+          const paint = this.io.color ? columns[index].paint?.(items[r], this.chalk) : undefined;
+          const lines = columns[index].wrap ? row[index].flatMap((line) => wrapLine(line, width)) : row[index].map((line) => truncate(line, width));
+          return lines.map((line) => (paint ? paint(line) : line)).join('\n');
+        }),
+      ),
+    );
     return `${table.toString()}\n`;
   }
 
@@ -326,6 +338,31 @@ export function fitColumns<T>(columns: Column<T>[], headers: string[], rows: str
 }
 
 const segmenter = new Intl.Segmenter();
+
+/** A line broken into lines of at most `width` columns, at spaces where it can, else mid-word. */
+export function wrapLine(text: string, width: number): string[] {
+  if (stringWidth(text) <= width || width < 1) return [text];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/(?<= )/)) {
+    if (line !== '' && stringWidth(line + word.trimEnd()) > width) {
+      lines.push(line.trimEnd());
+      line = '';
+    }
+    line += word;
+    while (stringWidth(line.trimEnd()) > width) {
+      let head = '';
+      for (const { segment } of segmenter.segment(line)) {
+        if (stringWidth(head + segment) > width) break;
+        head += segment;
+      }
+      lines.push(head);
+      line = line.slice(head.length);
+    }
+  }
+  if (line.trimEnd() !== '') lines.push(line.trimEnd());
+  return lines;
+}
 
 /** Cuts text to at most `width` terminal columns, ending in `…` when cut; whole characters only. */
 export function truncate(text: string, width: number): string {

@@ -23,6 +23,7 @@ import { defaultColumns } from '../../api/resource-fields.js';
 import { feed, type FeedEvent } from './feed.js';
 import { Forwarder, forwardNote, forwardUrl } from './forward.js';
 import { EventRenderer } from './render.js';
+import { namesFor } from '../../features/names.js';
 import { RingBuffer, eventFilter } from './select.js';
 
 export interface TailOptions {
@@ -71,7 +72,9 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   if (opts.resume && after === undefined) ctx.io.info(`No saved cursor for profile ${profile.name}; starting from the oldest event.`);
 
   const output = await ctx.output();
-  const renderer = new EventRenderer(output, { csvColumns: defaultColumns('event'), notes: target !== undefined });
+  const renderer = new EventRenderer(output, { csvColumns: defaultColumns('event') });
+  // Names of brands and campaigns, for a person's table only (no request for JSON, JSON lines, CSV).
+  if (ctx.format === 'table' && !output.fields) renderer.names = await namesFor(client, ctx.signal);
   const forwarder =
     target && secret
       ? new Forwarder({ url: target, secret, maxAttempts: FORWARD_ATTEMPTS, signal: ctx.signal, onRetry: (line) => ctx.io.info(terminalSafeLine(line)) })

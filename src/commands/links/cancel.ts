@@ -5,7 +5,7 @@
  */
 import type { PersonalLink } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
-import { fieldLabels } from '../answers.js';
+import { namesFor } from '../../features/names.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import * as validate from '../../core/validate.js';
 import { LIMITS, RequestChecks, checkIdempotencyKey, lengthRule } from '../fields.js';
@@ -42,7 +42,7 @@ export async function run(ctx: Context, opts: CancelOptions, [id]: string[]): Pr
   }
   const output = await ctx.output();
   if (ctx.format === 'table') ctx.io.info(terminalSafeLine(`Link ${link.id} is cancelled${link.cancelledAt ? ` (since ${link.cancelledAt})` : ''}.`));
-  await output.object(link, async (value) => renderLink(output, value, await fieldLabels(client, ctx.signal)));
+  await output.object(link, async (value) => renderLink(output, value, await namesFor(client, ctx.signal)));
 }
 
 /** --reason, or asked for on a TTY; required either way (1 to 1,000 characters). */

@@ -1,6 +1,6 @@
 import type { RewardStoreOrder } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
-import { fieldLabels } from '../answers.js';
+import { namesFor } from '../../features/names.js';
 import * as validate from '../../core/validate.js';
 import { renderOrder } from './show.js';
 
@@ -9,5 +9,5 @@ export async function run(ctx: Context, _opts: unknown, [id]: string[]): Promise
   const client = await ctx.client();
   const order = await client.get<RewardStoreOrder>(`/reward-store-orders/${orderId}`, { signal: ctx.signal });
   const output = await ctx.output();
-  await output.object(order, async (value) => renderOrder(output, value, await fieldLabels(client, ctx.signal)));
+  await output.object(order, async (value) => renderOrder(output, value, await namesFor(client, ctx.signal)));
 }

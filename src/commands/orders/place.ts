@@ -6,9 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { ApiClient } from '../../api/client.js';
-import type { Me, PlaceOrderRequest, RewardStoreOrder } from '../../api/types.js';
+import type { Me, PlaceOrderRequest, RewardStore, RewardStoreOrder } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
-import { fieldLabels, labelsOf, type FieldLabels } from '../answers.js';
+import { namesFor } from '../../features/names.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { canonicalJson } from '../../core/canonical-json.js';
@@ -16,7 +16,7 @@ import { readFileOrStdin } from '../../core/stdin.js';
 import { RequestChecks, checkIdempotencyKey, parseFieldFlags, promptAnswers, requireAnswers, unansweredRequired } from '../fields.js';
 import { ORDER_FLAGS, checkOrder, draftFromFlags, parseOrderFile, rejectBodyFlags, toRequest, type Draft, type PlaceOptions } from './place-body.js';
 import { describeVariations, explainOrderRefusal, type OrderSource } from './place-errors.js';
-import { askAgain, canAskAgain, walk, type Shown } from './place-prompt.js';
+import { askAgain, askCountry, canAskAgain, chooseVariations, describeOrderable, walk, type Shown } from './place-prompt.js';
 import { formatPrice, renderOrder } from './show.js';
 
 const flagName = (field: string): string => ORDER_FLAGS[field] ?? field;
@@ -28,8 +28,8 @@ interface Prepared {
   client: ApiClient;
   body: PlaceOrderRequest;
   shown?: Shown;
-  /** custom-field labels, when /me was already read to build the request */
-  labels?: FieldLabels;
+  /** GET /me, when it was already read to build the request (names for the views) */
+  me?: Me;
   /** the answers the request was built from (flags and prompts), to correct one the service refuses */
   draft?: Draft;
 }
@@ -39,18 +39,18 @@ type Correct = (error: ApiError) => Promise<PlaceOrderRequest | undefined>;
 
 export async function run(ctx: Context, opts: PlaceOptions): Promise<void> {
   const givenKey = opts.idempotencyKey === undefined ? undefined : checkIdempotencyKey(opts.idempotencyKey);
-  const { client, body, shown, labels, draft } = opts.fromFile !== undefined ? await fromFile(ctx, opts, opts.fromFile) : await fromFlags(ctx, opts);
+  const { client, body, shown, me, draft } = opts.fromFile !== undefined ? await fromFile(ctx, opts, opts.fromFile) : await fromFlags(ctx, opts);
   // Running the same order file again (after a time-out, say) must not order twice: its key comes
   // from its content. Flags and the guided flow are a new decision each time: a fresh key.
   const idempotencyKey = givenKey ?? (opts.fromFile !== undefined ? fileKey(body) : ApiClient.newIdempotencyKey());
   if (ctx.io.canPrompt() && !opts.yes) await confirm(ctx, body, shown);
-  const correct = draft && ctx.io.canPrompt() ? correctRefused(ctx, draft) : undefined;
+  const correct = draft && ctx.io.canPrompt() ? correctRefused(ctx, client, draft, shown) : undefined;
   const order = await placeWithConsent(ctx, client, body, idempotencyKey, shown, opts.fromFile !== undefined ? 'file' : 'flags', correct);
   const output = await ctx.output();
   if (ctx.format === 'table') {
     ctx.io.info(output.chalk.green(terminalSafeLine(`Order ${order.reference} placed: deduct ${formatPrice(order.coinPrice, order.currency)} from the player.`)));
   }
-  await output.object(order, async (value) => renderOrder(output, value, labels ?? (await fieldLabels(client, ctx.signal))));
+  await output.object(order, async (value) => renderOrder(output, value, await namesFor(client, ctx.signal, { me })));
 }
 
 function fileKey(body: PlaceOrderRequest): string {
@@ -80,9 +80,26 @@ async function fromFlags(ctx: Context, opts: PlaceOptions): Promise<Prepared> {
     shown = await walk(ctx.prompter(), client, me, draft, ctx.signal, (line) => ctx.io.info(line));
   } else if (ctx.io.canPrompt()) {
     draft.customFields = await promptAnswers(ctx.prompter(), unansweredRequired(fields, draft.customFields), draft.customFields);
+    // The confirmation shows names and the store's currency, not ids: read the store for them.
+    if (!opts.yes) shown = await readShown(client, draft, ctx.signal);
   }
   requireAnswers(fields, draft.customFields ?? []);
-  return { client, body: toRequest(checkOrder(draft, flagName, true)), shown, labels: labelsOf(fields), draft };
+  return { client, body: toRequest(checkOrder(draft, flagName, true)), shown, me, draft };
+}
+
+/** The store and gift as the order names them, for a person's confirmation; undefined when they cannot be read. */
+async function readShown(client: ApiClient, draft: Draft, signal: AbortSignal): Promise<Shown | undefined> {
+  try {
+    const store = await client.get<RewardStore>(`/reward-stores/${draft.storeId}`, {
+      query: { brandId: draft.brandId, country: draft.recipient.address.country, locale: draft.locale },
+      signal,
+      retry: false,
+    });
+    const gift = (store.sections ?? []).flatMap((section) => section.items ?? []).find((item) => item.productId === draft.productId);
+    return gift ? { store, gift } : { store, gift: undefined };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -90,9 +107,24 @@ async function fromFlags(ctx: Context, opts: PlaceOptions): Promise<Prepared> {
  * its country needs): the person is told why and asked for those fields only; every other answer is
  * kept, and the corrected request is returned.
  */
-function correctRefused(ctx: Context, draft: Draft): Correct {
+function correctRefused(ctx: Context, client: ApiClient, draft: Draft, shown: Shown | undefined): Correct {
   return async (error) => {
     const fields = error.fieldErrors.map((entry) => entry.field);
+    // The gift is not sold where it would go: ask for another country, with the reason.
+    if (error.code === 'gift_not_available' && error.problem.reason === 'NOT_SOLD_IN_COUNTRY') {
+      ctx.io.info(terminalSafeLine(`The gift is not sold in ${draft.recipient.address.country}: choose another delivery country.`));
+      draft.recipient.address.country = await askCountry(ctx.prompter());
+      if (shown) shown.store = (await readShown(client, draft, ctx.signal))?.store ?? shown.store;
+      return toRequest(checkOrder(draft, flagName, true));
+    }
+    // Options that match no orderable combination: list those that do and ask again.
+    if (error.code === 'out_of_stock' || (error.code === 'invalid_request' && fields.length > 0 && fields.every((field) => field.startsWith('variations')))) {
+      const gift = (shown?.gift ? shown : await readShown(client, draft, ctx.signal))?.gift;
+      if (!gift || gift.combinations.length === 0) return undefined;
+      ctx.io.info(terminalSafeLine(`${describeVariations(draft.variations ?? {})} cannot be ordered; orderable now: ${describeOrderable(gift)}`));
+      draft.variations = await chooseVariations(ctx.prompter(), gift, {}, (line) => ctx.io.info(terminalSafeLine(line)));
+      return toRequest(checkOrder(draft, flagName, true));
+    }
     if (error.code !== 'invalid_request' || !canAskAgain(fields)) return undefined;
     for (const entry of error.fieldErrors) ctx.io.info(terminalSafeLine(`The service refused ${entry.field}: ${entry.message}`));
     await askAgain(ctx.prompter(), draft, fields);
@@ -111,9 +143,10 @@ async function confirm(ctx: Context, body: PlaceOrderRequest, shown: Shown | und
 export function summary(body: PlaceOrderRequest, shown: Shown | undefined): string[] {
   const { recipient } = body;
   const { address } = recipient;
-  const gift = shown ? `${shown.gift.name} (${body.productId})` : body.productId;
+  const gift = shown?.gift ? `${shown.gift.name} (${body.productId})` : body.productId;
   return [
     `Store:      ${shown ? `${shown.store.name} (${body.storeId})` : body.storeId}`,
+    ...(shown?.store?.brand?.name ? [`Brand:      ${shown.store.brand.name} (${body.brandId})`] : []),
     `Gift:       ${gift}`,
     `Options:    ${Object.keys(body.variations).length ? describeVariations(body.variations) : 'none'}`,
     `Price:      ${shown ? formatPrice(body.coinPrice, shown.store.currency) : body.coinPrice}`,
