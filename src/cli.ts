@@ -175,7 +175,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .option('--email <email>', `player's e-mail (max ${MAX.linkEmail})`)
       .option('--message <text>', `note shown on the claim page (max ${MAX.linkMessage})`)
       .option('--locale <locale>', 'language, one of the account\'s locales (default en-US)')
-      .option('--field <field=value>', 'custom field answer by id or label; CHECKBOX takes true/false (repeatable)', collect, [])
+      .option('--field <field=value>', 'custom field answer by id or label; CHECKBOX takes true/false (repeatable)', collect)
       .option('--idempotency-key <key>', 'reuse a key to retry safely (default: a fresh UUID)')
       .option('--from-file <file>', 'bulk: CSV with a header row or JSON lines; - reads stdin')
       .option('--concurrency <n>', 'bulk: requests in flight at once (default 8)')
@@ -223,7 +223,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .option('--store <id>', 'store id (a LIVE store)')
       .option('--brand <id>', 'brand the store was read for')
       .option('--product <id>', 'gift (productId)')
-      .option('--variation <name=value>', 'one value per option dimension (repeatable)', collect, [])
+      .option('--variation <name=value>', 'one value per option dimension (repeatable)', collect)
       .option('--price <coins>', 'the coin price the player saw')
       .option('--country <cc>', 'delivery country, two letters')
       .option('--name <name>', `recipient name (max ${MAX.recipientName})`)
@@ -234,7 +234,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .option('--email <email>', 'recipient e-mail for status updates')
       .option('--details <text>', `additional details (max ${thousands(MAX.additionalDetails)})`)
       .option('--locale <locale>', 'language for e-mails and the product name (default en-US)')
-      .option('--field <field=value>', 'custom field answer by id or label (repeatable)', collect, [])
+      .option('--field <field=value>', 'custom field answer by id or label (repeatable)', collect)
       .option('--from-file <file>', 'the request body as JSON (- reads stdin); the same file again replays, never orders twice')
       .option('--idempotency-key <key>', 'retry safely with the same key')
       .option('-y, --yes', 'place without the final confirmation on a TTY')
@@ -267,14 +267,14 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
       .action(action(() => import('./commands/orders/get.js')));
   });
 
-  group('events', 'the event feed', ['svc events tail --follow', 'svc events tail --resume --type order.'], (events) => {
+  group('events', 'the event feed', ['svc events tail --follow', 'svc events tail --resume --type order.', 'svc events stats --since 2h --bucket 5m'], (events) => {
     events
       .command('tail')
       .description('print the event feed; --follow keeps polling for new events')
       .option('-f, --follow', 'after catching up, poll for new events until Ctrl-C')
       .option('--after <cursor>', 'start after this cursor')
       .option('--resume', 'start from the cursor saved for this profile')
-      .option('--type <type>', 'only this type, or a prefix such as order. (repeatable)', collect, [])
+      .option('--type <type>', 'only this type, or a prefix such as order. (repeatable)', collect)
       .option('-n, --last <n>', 'print only the last N events of the catch-up')
       .option('--limit <n>', 'page size, 1-100')
       .option('--interval <seconds>', 'polling interval with --follow (default 2)')
@@ -298,6 +298,23 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
         ),
       )
       .action(action(() => import('./commands/events/tail.js')));
+    events
+      .command('stats')
+      .description('count feed events per type per time bucket: a chart on a terminal, JSON lines in a pipe')
+      .option('--since <time|duration>', 'count events that occurred at or after this: 15m, 2h, 7d or an ISO time (default 24h)')
+      .option('--bucket <duration>', 'width of each time bucket: 1m, 5m, 1h, 1d (default 1h)')
+      .option('--type <type>', 'only this type, or a prefix such as order. (repeatable)', collect)
+      .option('--brand <id>', 'only events of this brand (data.brandId)')
+      .addHelpText(
+        'after',
+        examples(
+          'svc events stats',
+          'svc events stats --since 2h --bucket 5m --type order.cancelled',
+          'svc events stats --since 7d --bucket 1d --brand <id>',
+          'svc events stats --since 2026-11-21T00:00:00Z -o csv > counts.csv',
+        ),
+      )
+      .action(action(() => import('./commands/events/stats.js')));
   });
 
   group('refunds', 'pay each cancelled order\'s refund exactly once, with a ledger', ['svc refunds due', 'svc refunds run --exec ./refund.sh'], (refunds) => {
@@ -410,7 +427,7 @@ export function buildProgram(streams: IOStreams, signal: AbortSignal, state: Run
     .option('--paginate', 'follow nextCursor and print every item')
     .option('--idempotency-key <key>', 'Idempotency-Key for a POST (default: a fresh UUID)')
     .option('-i, --include', 'print the response status line and headers before the body')
-    .option('-H, --header <header>', 'add a request header, "Name: value" (repeatable)', collect, [])
+    .option('-H, --header <header>', 'add a request header, "Name: value" (repeatable)', collect)
     .addHelpText('after', examples('svc api GET /me', 'svc api GET "/personal-links?status=ACTIVE" --paginate', 'svc api POST /personal-links --data @link.json', 'svc api -i GET /me', 'svc api GET /events -H "Accept-Language: de-DE"'))
     .action(action(() => import('./commands/api.js')));
 

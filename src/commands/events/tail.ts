@@ -24,7 +24,7 @@ import { feed, type FeedEvent } from './feed.js';
 import { Forwarder, forwardNote, forwardUrl } from './forward.js';
 import { EventRenderer } from './render.js';
 import { namesFor } from '../../features/names.js';
-import { RingBuffer, eventFilter } from './select.js';
+import { RingBuffer, eventFilter, warnUnknownTypes } from './select.js';
 
 export interface TailOptions {
   follow?: boolean;
@@ -62,6 +62,7 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
     campaignId: validate.optionalUuid(opts.campaign, '--campaign'),
     sinceMicros: parseSince(opts.since, Date.now()),
   };
+  warnUnknownTypes(opts.type, (line) => ctx.io.info(line));
   const target = opts.forwardTo === undefined ? undefined : forwardUrl(opts.forwardTo);
   const secret = target === undefined ? undefined : (await resolveWebhookSecret(ctx, { stdinFlag: false })).secret;
 
