@@ -16,6 +16,7 @@ import type { SvcEvent } from '../../api/types.js';
 import { cellText, valueAt } from '../../core/fields.js';
 import { truncate, type CsvWriter, type JsonArrayWriter, type Output } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
+import { toTheSecond } from '../../core/time.js';
 import { FEED_EVENT_TYPES, LINK_STATUSES, ORDER_STATUSES } from '../../api/types.js';
 import type { Names } from '../../features/names.js';
 import { paintStatus } from '../../features/status.js';
@@ -41,11 +42,6 @@ export function eventLayout(columns: number): { fullTime: boolean; id: boolean }
   const id = columns >= base + GAP.length + ID_WIDTH;
   const fullTime = columns >= base + (id ? GAP.length + ID_WIDTH : 0) + FULL_TIME_WIDTH - SECOND_TIME_WIDTH + GAP.length + DETAILS_ROOM;
   return { fullTime, id };
-}
-
-/** `2026-11-21T10:00:00.123456Z` to the second: `2026-11-21T10:00:00Z`; other text as it is. */
-export function toTheSecond(time: string): string {
-  return time.replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d+(Z|[+-]\d{2}:?\d{2})$/i, '$1$2');
 }
 
 export interface RendererOptions {
