@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { onAbort } from '../core/abort.js';
 import { ApiError, InterruptedError, UnavailableError, type Problem } from '../core/errors.js';
+import { isLoopbackHost } from '../core/config.js';
 import { redact, redactPersonal } from '../core/secrets.js';
 import { sleep } from '../core/sleep.js';
 import { USER_AGENT } from '../version.js';
@@ -236,10 +237,18 @@ export class ApiClient {
       }
       const code = errorCode(error);
       this.debugLine(`< network error: ${code}`);
+      // Nothing listens on this machine's port: no wait will change that, and it is most often a
+      // sandbox that is not running. Said at once, without retries.
+      const local = code === 'ECONNREFUSED' && isLoopbackHost(new URL(url).hostname);
       return {
         kind: 'failure',
-        outcome: { kind: 'network', code },
-        error: new UnavailableError(`could not reach ${new URL(url).origin}: ${describeNetworkError(error)}`, 'connection_error', error),
+        outcome: { kind: 'network', code: local ? 'ECONNREFUSED_LOOPBACK' : code },
+        error: new UnavailableError(
+          `could not reach ${new URL(url).origin}: ${describeNetworkError(error)}`,
+          'connection_error',
+          error,
+          local ? 'is the sandbox running? start it with: svc sandbox' : undefined,
+        ),
       };
     } finally {
       clearTimeout(timer);

@@ -17,8 +17,9 @@ export type Outcome =
 export function isRetryable(outcome: Outcome): boolean {
   switch (outcome.kind) {
     case 'network':
-      // undici refusing the request before sending it (a bad header, say) fails the same way every time.
-      return !outcome.code.startsWith('UND_ERR_INVALID');
+      // undici refusing the request before sending it (a bad header, say) fails the same way every
+      // time; so does a refused connection to this machine (nothing listens there).
+      return !outcome.code.startsWith('UND_ERR_INVALID') && outcome.code !== 'ECONNREFUSED_LOOPBACK';
     case 'timeout':
       return true;
     case 'response':

@@ -21,8 +21,10 @@ const CONNECTION_HEADERS = new Set(['host', 'connection', 'content-length', 'tra
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-export async function run(ctx: Context, opts: Options, [rawMethod, path]: string[]): Promise<void> {
+export async function run(ctx: Context, opts: Options, [rawMethod, givenPath]: string[]): Promise<void> {
   const method = rawMethod.toUpperCase();
+  // As gh does: `svc api GET me` means /me (a path that already starts with / or names a host is left as it is).
+  const path = /^[A-Za-z0-9_.~-]/.test(givenPath) && !/^[a-z][a-z0-9+.-]*:/i.test(givenPath) ? `/${givenPath}` : givenPath;
   if (!METHODS.includes(method)) throw new UsageError(`METHOD: must be one of ${METHODS.join(', ')}, got ${rawMethod}`);
   if (!path.startsWith('/') || path.startsWith('//')) {
     throw new UsageError(`PATH: must be a path relative to the base URL, such as /me (got ${path})`);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Me } from '../../api/types.js';
 import type { Profile } from '../../core/config.js';
 import type { Context } from '../../core/context.js';
-import { UsageError } from '../../core/errors.js';
+import { ApiError, UsageError } from '../../core/errors.js';
 import { maskKey } from '../../core/secrets.js';
 import { readStdinLines } from '../../core/stdin.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
@@ -14,20 +14,45 @@ interface Options {
 
 const KEY_FORMAT = /^svc_live_[A-Za-z0-9_-]{8,}$/;
 const SECRET_FORMAT = /^[0-9a-fA-F]{64}$/;
+/** A person at the terminal gets this many tries at pasting a key. */
+const MAX_ATTEMPTS = 5;
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
   // The same profile and base URL every other command would use (--profile, SVC_PROFILE, `profiles use`).
   const { name, baseUrl, stored: existing } = await ctx.profile();
   const config = await ctx.config();
 
-  const { apiKey, webhookSecret } = await readCredentials(ctx, opts);
-  if (!KEY_FORMAT.test(apiKey)) throw new UsageError('API key: not a key of the form svc_live_… (check what was pasted)');
-  if (webhookSecret !== undefined && !SECRET_FORMAT.test(webhookSecret)) {
-    throw new UsageError('webhook secret: must be the 64-character hex string shown when the key was created');
+  // On a terminal a refused answer is asked again with the reason; from stdin it is the end (exit 2 or 4).
+  const prompted = !opts.apiKeyStdin;
+  let apiKey: string;
+  let webhookSecret: string | undefined;
+  let me: Me;
+  for (let attempt = 1; ; attempt++) {
+    ({ apiKey, webhookSecret } = await readCredentials(ctx, opts));
+    const retry = prompted && attempt < MAX_ATTEMPTS;
+    if (!KEY_FORMAT.test(apiKey)) {
+      if (retry) {
+        ctx.io.info(`That is not a key of the form svc_live_… (${apiKey === '' ? 'nothing was pasted' : 'check what was pasted'}); try again.`);
+        continue;
+      }
+      throw new UsageError('API key: not a key of the form svc_live_… (check what was pasted)');
+    }
+    if (webhookSecret !== undefined && !SECRET_FORMAT.test(webhookSecret)) {
+      if (retry) {
+        ctx.io.info('The webhook secret must be the 64-character hex string shown when the key was created; try again.');
+        continue;
+      }
+      throw new UsageError('webhook secret: must be the 64-character hex string shown when the key was created');
+    }
+    // Check the key before anything is written: a refused key leaves the stored profile as it was.
+    try {
+      me = await ctx.clientFor(baseUrl, apiKey, webhookSecret ? [webhookSecret] : []).get<Me>('/me', { signal: ctx.signal });
+      break;
+    } catch (error) {
+      if (!(retry && error instanceof ApiError && error.status === 401)) throw error;
+      ctx.io.info(terminalSafeLine(`${baseUrl} refused that key (${error.code}: ${error.message}); try again.`));
+    }
   }
-
-  // Check the key before anything is written: a refused key leaves the stored profile as it was.
-  const me = await ctx.clientFor(baseUrl, apiKey, webhookSecret ? [webhookSecret] : []).get<Me>('/me', { signal: ctx.signal });
 
   const { profile, inKeyring } = await store(ctx, name, existing, baseUrl, apiKey, webhookSecret);
   await config.setProfile(name, profile);
