@@ -118,7 +118,7 @@ function correctRefused(ctx: Context, client: ApiClient, draft: Draft, shown: Sh
       return toRequest(checkOrder(draft, flagName, true));
     }
     // Options that match no orderable combination: list those that do and ask again.
-    if (error.code === 'out_of_stock' || (error.code === 'invalid_request' && fields.length > 0 && fields.every((field) => field.startsWith('variations')))) {
+    if (variationsRefused(error)) {
       const gift = (shown?.gift ? shown : await readShown(client, draft, ctx.signal))?.gift;
       if (!gift || gift.combinations.length === 0) return undefined;
       ctx.io.info(terminalSafeLine(`${describeVariations(draft.variations ?? {})} cannot be ordered; orderable now: ${describeOrderable(gift)}`));
@@ -130,6 +130,19 @@ function correctRefused(ctx: Context, client: ApiClient, draft: Draft, shown: Sh
     await askAgain(ctx.prompter(), draft, fields);
     return toRequest(checkOrder(draft, flagName, true));
   };
+}
+
+/** Whether a refusal is about the options chosen: sold out, or no combination of the gift has them. */
+function variationsRefused(error: ApiError): boolean {
+  return error.code === 'out_of_stock' || (error.code === 'invalid_request' && error.fieldErrors.length > 0 && error.fieldErrors.every((entry) => entry.field.startsWith('variations')));
+}
+
+/** A refusal of the options gets the orderable combinations as its hint (the store is read for them when needed). */
+async function withOrderable(error: ApiError, client: ApiClient, body: PlaceOrderRequest, shown: Shown | undefined, signal: AbortSignal): Promise<ApiError> {
+  if (!variationsRefused(error)) return error;
+  const gift = shown?.gift ?? (await readShown(client, { storeId: body.storeId, brandId: body.brandId, productId: body.productId, locale: body.locale, recipient: { address: { country: body.recipient.address.country } } }, signal))?.gift;
+  if (!gift || gift.combinations.length === 0) return error;
+  return error.explained(error.message, `orderable now: ${describeOrderable(gift).split('; ').map((combination) => combination.split(' ').map((pair) => `--variation ${pair}`).join(' ')).join(' | ')}`);
 }
 
 /** The order as the person will be charged for it, then yes/no. Shown on stderr, never stored. */
@@ -187,7 +200,7 @@ async function placeWithConsent(
         continue;
       }
       const current = error.problem.coinPrice;
-      if (error.code !== 'price_changed' || !current || !ctx.io.canPrompt()) throw explainOrderRefusal(error, body, source);
+      if (error.code !== 'price_changed' || !current || !ctx.io.canPrompt()) throw await withOrderable(explainOrderRefusal(error, body, source), client, body, shown, ctx.signal);
       const price = (value: string) => (shown ? formatPrice(value, shown.store.currency) : value);
       ctx.io.info(terminalSafeLine(`The price changed: the order was sent at ${price(body.coinPrice)}, the gift now costs ${price(current)}. Nothing was ordered.`));
       if (!(await ctx.prompter().confirm(`Place the order again at ${price(current)}?`, false))) {
