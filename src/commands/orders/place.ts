@@ -137,9 +137,12 @@ function variationsRefused(error: ApiError): boolean {
   return error.code === 'out_of_stock' || (error.code === 'invalid_request' && error.fieldErrors.length > 0 && error.fieldErrors.every((entry) => entry.field.startsWith('variations')));
 }
 
-/** A refusal of the options gets the orderable combinations as its hint (the store is read for them when needed). */
+/**
+ * Options that match no combination of the gift get the orderable combinations as their hint (the
+ * store is read for them when needed); a sold-out one keeps the hint to look at the store.
+ */
 async function withOrderable(error: ApiError, client: ApiClient, body: PlaceOrderRequest, shown: Shown | undefined, signal: AbortSignal): Promise<ApiError> {
-  if (!variationsRefused(error)) return error;
+  if (error.code === 'out_of_stock' || !variationsRefused(error)) return error;
   const gift = shown?.gift ?? (await readShown(client, { storeId: body.storeId, brandId: body.brandId, productId: body.productId, locale: body.locale, recipient: { address: { country: body.recipient.address.country } } }, signal))?.gift;
   if (!gift || gift.combinations.length === 0) return error;
   return error.explained(error.message, `orderable now: ${describeOrderable(gift).split('; ').map((combination) => combination.split(' ').map((pair) => `--variation ${pair}`).join(' ')).join(' | ')}`);

@@ -49,7 +49,22 @@ export async function renderStore(output: Output, store: RewardStore): Promise<s
   if (sections.length === 0) lines.push('', chalk.dim('No gifts can be ordered for this country now.'));
   for (const section of sections) {
     lines.push('', chalk.bold(fit(section.name)));
-    for (const gift of section.items ?? []) lines.push(...giftLines(output, gift, formatPrice(gift.coinPrice, store.currency), width));
+    // A table where every gift's options and combinations fit whole; else one block per gift, wrapped.
+    const table = (
+      await output.table(
+        [
+          { header: 'Gift', value: (gift: StoreGift) => gift.name },
+          { header: 'Price', value: (gift: StoreGift) => formatPrice(gift.coinPrice, store.currency), id: true },
+          { header: 'Options', value: (gift: StoreGift) => describeOptions(gift), multiline: true },
+          { header: 'Orderable combinations', value: (gift: StoreGift) => describeCombinations(gift), multiline: true },
+          { header: 'Product ID', value: (gift: StoreGift) => gift.productId, id: true },
+        ],
+        section.items ?? [],
+        { ruled: true, width: Number.MAX_SAFE_INTEGER },
+      )
+    ).trimEnd();
+    if (table.split('\n').every((line) => stringWidth(line) <= width)) lines.push(table);
+    else for (const gift of section.items ?? []) lines.push(...giftLines(output, gift, formatPrice(gift.coinPrice, store.currency), width));
   }
   return lines.join('\n');
 }
