@@ -15,7 +15,8 @@ import type { ApiClient } from '../api/client.js';
 import type { Context } from '../core/context.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
 import { cellText, valueAt } from '../core/fields.js';
-import type { Column, Output } from '../core/output.js';
+import { truncate, type Column, type Output } from '../core/output.js';
+import stringWidth from 'string-width';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { parseSince, parseTimestamp, toTheSecond } from '../core/time.js';
 import * as validate from '../core/validate.js';
@@ -43,7 +44,7 @@ export async function run(ctx: Context, opts: Options, [rawId]: string[]): Promi
   const found = await findRecord(client, id, ctx.signal);
   const events = await history(ctx, client, id, sinceMicros);
   // Names of the brand and campaign, for a person's table only.
-  const names = output.format === 'table' ? await namesFor(client, ctx.signal) : undefined;
+  const names = output.format === 'table' ? await namesFor(client, ctx.signal, { campaigns: found.kind === 'link' }) : undefined;
   await render(output, found, events, names);
 }
 
@@ -115,8 +116,8 @@ async function table(output: Output, found: Found, events: SvcEvent[], names: Na
     found.kind === 'link'
       ? [
           ['Status', record.status],
-          ['Brand', names?.brandWithId(record.brandId as string) ?? record.brandId],
-          ['Campaign', record.campaignId ? (names?.campaignWithId(record.campaignId as string) ?? record.campaignId) : record.selection],
+          ['Brand', named(names?.brand(record.brandId), record.brandId)],
+          ['Campaign', record.campaignId ? named(names?.campaign(record.campaignId), record.campaignId) : record.selection],
           ['Created', record.createdAt],
           ['Updated', record.updatedAt],
         ]
@@ -125,13 +126,18 @@ async function table(output: Output, found: Found, events: SvcEvent[], names: Na
           ['Status', record.status],
           ['Gift', record.productName],
           ['Price', [cellText(record.coinPrice), cellText(valueAt(record, 'currency.symbol')) || cellText(valueAt(record, 'currency.name'))].filter(Boolean).join(' ')],
-          ['Brand', names?.brandWithId(record.brandId as string) ?? record.brandId],
+          ['Brand', named(names?.brand(record.brandId), record.brandId)],
           ['Created', record.createdAt],
           ['Updated', record.updatedAt],
         ];
   const lines = [
     `${chalk.bold(found.kind === 'link' ? 'Personal link' : 'Store order')} ${terminalSafeLine(record.id)}`,
-    ...rows.map(([label, value]) => `  ${chalk.bold(label.padEnd(10))} ${terminalSafeLine(cellText(value))}`),
+    ...rows.map(([label, value]) => {
+      const room = output.io.terminalWidth() - 13;
+      // A name shrinks before the id after it; other values are the record's own (ids, times, a status).
+      const text = Array.isArray(value) ? `${truncate(terminalSafeLine(value[0]), Math.max(MIN_NAME, room - stringWidth(terminalSafeLine(value[1]))))}${terminalSafeLine(value[1])}` : terminalSafeLine(cellText(value));
+      return `  ${chalk.bold(label.padEnd(10))} ${text}`;
+    }),
     '',
     chalk.bold(`History: ${events.length} event${events.length === 1 ? '' : 's'}`),
   ];
@@ -149,6 +155,14 @@ async function table(output: Output, found: Found, events: SvcEvent[], names: Na
   const safe = columns.map((column) => ({ ...column, value: (event: SvcEvent) => terminalSafeLine(cellText(column.value(event))) }));
   return `${lines.join('\n')}\n${await output.table(safe, events)}`;
 }
+
+/** A name and ` (id)` after it, or the id alone when the name is unknown. */
+function named(name: string | undefined, id: unknown): unknown {
+  return name ? [name, ` (${cellText(id)})`] : id;
+}
+
+/** The narrowest a name gets beside its id. */
+const MIN_NAME = 8;
 
 /** Columns a timeline needs with the API's whole timestamps (time, after, type, status, borders). */
 const WIDE_TIMELINE = 27 + 8 + 23 + 10 + 5 * 3 + 1;

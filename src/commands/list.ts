@@ -22,6 +22,8 @@ export async function runList<T>(
     query: Query;
     /** the table's columns; a function gets the names of brands, campaigns and fields (read only for a table) */
     columns: Column<T>[] | ((names: Names) => Column<T>[]);
+    /** `campaigns`: the columns show campaign names too (GET /campaigns is read besides GET /me) */
+    names?: 'campaigns';
     noun: string;
     command: string;
     /** the filter flags as given, repeated in the next-page hint so it continues the same list */
@@ -34,7 +36,7 @@ export async function runList<T>(
   const client = await ctx.client();
   const output = await ctx.output();
   // Names are read only for a person's table: JSON, JSON lines and CSV make no request for them.
-  const columns = typeof spec.columns === 'function' ? (ctx.format === 'table' && !ctx.options.fields ? spec.columns(await namesFor(client, ctx.signal)) : []) : spec.columns;
+  const columns = typeof spec.columns === 'function' ? (ctx.format === 'table' && !ctx.options.fields ? spec.columns(await namesFor(client, ctx.signal, { campaigns: spec.names === 'campaigns' })) : []) : spec.columns;
   await output.list(pages<T>(client, spec.path, { query: spec.query, limit, after: flags.after, all: flags.all, signal: ctx.signal }), {
     columns,
     csvColumns: RESOURCE_OF_PATH[spec.path] ? defaultColumns(RESOURCE_OF_PATH[spec.path]) : undefined,

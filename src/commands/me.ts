@@ -29,8 +29,8 @@ export async function run(ctx: Context): Promise<void> {
       lines.push(
         chalk.bold('Custom fields'),
         await output.table(
-          // What --field needs stays whole (type, required, every option, wrapping if long); the id
-          // gives way on a narrow terminal (--field takes the label as well).
+          // What --field needs stays whole (type, required flag, every option, wrapping when long);
+          // the id gives way on a narrow terminal (--field takes the label as well).
           [
             { header: 'Label', value: (f) => f.label },
             { header: 'Type', value: (f) => f.type, id: true },

@@ -55,7 +55,7 @@ export async function run(ctx: Context, opts: VerifyOptions): Promise<number> {
   await output.object(report, (value) => renderReport(output, value));
   // The verdict and evidence are the data (stdout); the failure itself is also reported on stderr, like
   // every failure, except where both are the same terminal: a person reads the verdict once.
-  if (!report.valid && output.format === 'table' && ctx.io.stdoutIsTTY && ctx.io.stderrIsTTY) return ExitCode.refused;
+  if (!report.valid && output.format === 'table' && ctx.io.sharesTerminal()) return ExitCode.refused;
   if (!report.valid) throw new FailureError(`${report.reason}: ${report.detail}`, 'invalid_signature');
   return ExitCode.ok;
 }

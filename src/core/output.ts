@@ -187,12 +187,16 @@ export class Output {
     const { chalk } = this;
     const width = this.io.terminalWidth();
     const labelWidth = Math.max(0, ...rows.map((row) => stringWidth(row.label)));
-    return rows.flatMap(({ label, value, whole, paint = (text: string) => text }) => {
+    return rows.flatMap(({ label, value, whole, after, paint = (text: string) => text }) => {
       const head = `${chalk.bold(label.padEnd(labelWidth))}  `;
       if (value === null || value === undefined) return [`${head}${chalk.dim('—')}`];
       const safe = terminalSafeLine(value);
+      const tail = after === undefined ? '' : terminalSafeLine(after);
       const room = width - labelWidth - 2;
-      if (stringWidth(safe) <= room) return [`${head}${paint(safe)}`];
+      if (stringWidth(safe) + stringWidth(tail) <= room) return [`${head}${paint(safe)}${tail}`];
+      // A name shrinks before the id kept after it (`Lucky Sta… (6cf7…whole)`); when even that cannot fit, the id goes below.
+      if (tail && room - stringWidth(tail) >= MIN_CELL) return [`${head}${paint(truncate(safe, room - stringWidth(tail)))}${tail}`];
+      if (tail) return [`${head}${paint(truncate(safe, Math.max(1, room)))}`, tail.trim()];
       if (whole) return [chalk.bold(label), paint(safe)];
       return [`${head}${paint(truncate(safe, Math.max(1, room)))}`];
     });
@@ -205,6 +209,8 @@ export interface DetailRow {
   /** null or undefined shows a dimmed `—` */
   value: string | number | null | undefined;
   whole?: boolean;
+  /** kept whole after the value, which shrinks first: the id after a name */
+  after?: string;
   paint?: (text: string) => string;
 }
 

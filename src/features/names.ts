@@ -8,6 +8,7 @@
 import type { ApiClient } from '../api/client.js';
 import { readPage } from '../api/paginate.js';
 import type { Campaign, Me } from '../api/types.js';
+import type { DetailRow } from '../core/output.js';
 
 /** Campaign pages read at most (100 each): names past that fall back to ids. */
 const MAX_CAMPAIGN_PAGES = 10;
@@ -30,13 +31,13 @@ export class Names {
     return typeof id === 'string' ? this.fields.get(id.toLowerCase()) : undefined;
   }
 
-  /** `Name (id)` for a detail view, the id alone when the name is unknown. */
-  brandWithId(id: string | null | undefined): string | null {
-    return withId(this.brand(id), id);
+  /** A detail view's row: `Name (id)`, the name shrinking before the id; the id alone when the name is unknown. */
+  brandRow(label: string, id: string | null | undefined): DetailRow {
+    return namedRow(label, this.brand(id), id);
   }
 
-  campaignWithId(id: string | null | undefined): string | null {
-    return withId(this.campaign(id), id);
+  campaignRow(label: string, id: string | null | undefined): DetailRow {
+    return namedRow(label, this.campaign(id), id);
   }
 
   /** Learns what a /me answer says (a command that read /me already shares it). */
@@ -50,39 +51,37 @@ export class Names {
   }
 }
 
-function withId(name: string | undefined, id: string | null | undefined): string | null {
-  if (!id) return null;
-  return name ? `${name} (${id})` : id;
+function namedRow(label: string, name: string | undefined, id: string | null | undefined): DetailRow {
+  if (!id) return { label, value: null };
+  return name ? { label, value: name, after: ` (${id})` } : { label, value: id, whole: true };
 }
 
 function array<T>(value: readonly T[] | undefined | null): readonly T[] {
   return Array.isArray(value) ? value : [];
 }
 
-const cache = new WeakMap<ApiClient, Promise<Names>>();
-
-/**
- * The names this client's key can see, read once per run. `what` limits the reads: a view that shows
- * no campaign does not read /campaigns.
- */
-export function namesFor(client: ApiClient, signal: AbortSignal, options: { me?: Me } = {}): Promise<Names> {
-  let names = cache.get(client);
-  if (!names) {
-    names = load(client, signal, options.me);
-    cache.set(client, names);
-  }
-  return names;
+interface Cached {
+  names: Names;
+  me?: Promise<void>;
+  campaigns?: Promise<void>;
 }
 
-async function load(client: ApiClient, signal: AbortSignal, known?: Me): Promise<Names> {
-  const names = new Names();
-  const me = known
-    ? Promise.resolve(known)
-    : client.request<Me>('GET', '/me', { signal, retry: false }).then((response) => response.body);
-  await Promise.all([
-    me.then((body) => names.addMe(body)).catch(() => undefined),
-    readCampaigns(client, signal, names).catch(() => undefined),
-  ]);
+const cache = new WeakMap<ApiClient, Cached>();
+
+/**
+ * The names this client's key can see, each source read at most once per run: GET /me (brands,
+ * field labels) always, GET /campaigns only for a view that shows campaigns (`campaigns: true`).
+ * `me`: an answer the command already read, used instead of reading it again.
+ */
+export async function namesFor(client: ApiClient, signal: AbortSignal, options: { me?: Me; campaigns?: boolean } = {}): Promise<Names> {
+  let cached = cache.get(client);
+  if (!cached) cache.set(client, (cached = { names: new Names() }));
+  const { names } = cached;
+  cached.me ??= (options.me ? Promise.resolve(options.me) : client.request<Me>('GET', '/me', { signal, retry: false }).then((response) => response.body))
+    .then((body) => names.addMe(body))
+    .catch(() => undefined);
+  if (options.campaigns) cached.campaigns ??= readCampaigns(client, signal, names).catch(() => undefined);
+  await Promise.all([cached.me, cached.campaigns]);
   return names;
 }
 

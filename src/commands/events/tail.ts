@@ -75,7 +75,7 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   const output = await ctx.output();
   const renderer = new EventRenderer(output, { csvColumns: defaultColumns('event') });
   // Names of brands and campaigns, for a person's table only (no request for JSON, JSON lines, CSV).
-  if (ctx.format === 'table' && !output.fields) renderer.names = await namesFor(client, ctx.signal);
+  if (ctx.format === 'table' && !output.fields) renderer.names = await namesFor(client, ctx.signal, { campaigns: true });
   const forwarder =
     target && secret
       ? new Forwarder({ url: target, secret, maxAttempts: FORWARD_ATTEMPTS, signal: ctx.signal, onRetry: (line) => ctx.io.info(terminalSafeLine(line)) })

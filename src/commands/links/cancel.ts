@@ -42,7 +42,7 @@ export async function run(ctx: Context, opts: CancelOptions, [id]: string[]): Pr
   }
   const output = await ctx.output();
   if (ctx.format === 'table') ctx.io.info(terminalSafeLine(`Link ${link.id} is cancelled${link.cancelledAt ? ` (since ${link.cancelledAt})` : ''}.`));
-  await output.object(link, async (value) => renderLink(output, value, await namesFor(client, ctx.signal)));
+  await output.object(link, async (value) => renderLink(output, value, await namesFor(client, ctx.signal, { campaigns: value.campaignId !== null })));
 }
 
 /** --reason, or asked for on a TTY; required either way (1 to 1,000 characters). */

@@ -197,7 +197,7 @@ async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, 
   if (ctx.format === 'table' && link.status === 'REQUESTED') {
     ctx.io.info(output.chalk.yellow('The link waits for your team\'s approval before the player can claim it.'));
   }
-  await output.object(link, async (value) => renderLink(output, value, await namesFor(client, ctx.signal, { me })));
+  await output.object(link, async (value) => renderLink(output, value, await namesFor(client, ctx.signal, { me, campaigns: value.campaignId !== null })));
 }
 
 function explainRefusal(error: ApiError): ApiError {

@@ -9,5 +9,5 @@ export async function run(ctx: Context, _opts: unknown, [id]: string[]): Promise
   const client = await ctx.client();
   const link = await client.get<PersonalLink>(`/personal-links/${linkId}`, { signal: ctx.signal });
   const output = await ctx.output();
-  await output.object(link, async (value) => renderLink(output, value, await namesFor(client, ctx.signal)));
+  await output.object(link, async (value) => renderLink(output, value, await namesFor(client, ctx.signal, { campaigns: value.campaignId !== null })));
 }

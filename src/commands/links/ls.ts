@@ -22,5 +22,6 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     command: 'svc links ls',
     filters: { '--brand': opts.brand, '--campaign': opts.campaign, '--status': opts.status },
     columns: (names) => linkColumns(names),
+    names: 'campaigns',
   });
 }

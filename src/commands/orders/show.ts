@@ -22,7 +22,7 @@ export function renderOrder(output: Output, order: RewardStoreOrder, names: Name
       { label: 'Price', value: formatPrice(order.coinPrice, order.currency) },
       { label: 'Country', value: order.deliveryCountry },
       { label: 'Store', value: order.storeId, whole: true },
-      { label: 'Brand', value: names.brandWithId(order.brandId), whole: true },
+      names.brandRow('Brand', order.brandId),
       { label: 'Created', value: order.createdAt, whole: true },
       { label: 'Updated', value: order.updatedAt, whole: true },
       ...(order.shipment

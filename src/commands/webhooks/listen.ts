@@ -90,7 +90,7 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
   const renderer = new EventRenderer(output);
   // A person at one terminal sees each delivery once: its line (time, id, type, verdict) on stderr;
   // the event table on stdout is for when stdout goes elsewhere (a file, a pipe gets JSON lines).
-  const linesOnly = output.format === 'table' && ctx.io.stdoutIsTTY && ctx.io.stderrIsTTY;
+  const linesOnly = output.format === 'table' && ctx.io.sharesTerminal();
   const seen = new Set<string>();
   const forwarder = forwardTo ? new Relay(forwardTo, ctx.signal) : undefined;
   const diagnosis = new Budget(DIAGNOSE_BUDGET_PER_SECOND_MS);
