@@ -40,14 +40,19 @@ const DETAILS_ROOM = 22;
 export function eventLayout(columns: number): { fullTime: boolean; id: boolean } {
   const base = SECOND_TIME_WIDTH + TYPE_WIDTH + STATUS_WIDTH + 2 * GAP.length;
   const id = columns >= base + GAP.length + ID_WIDTH;
-  const fullTime = columns >= base + (id ? GAP.length + ID_WIDTH : 0) + FULL_TIME_WIDTH - SECOND_TIME_WIDTH + GAP.length + DETAILS_ROOM;
+  const fullTime = id && columns >= base + GAP.length + ID_WIDTH + FULL_TIME_WIDTH - SECOND_TIME_WIDTH + GAP.length + DETAILS_ROOM;
   return { fullTime, id };
 }
 
 export interface RendererOptions {
   /** CSV columns without --fields */
   csvColumns?: readonly string[];
+  /** the forwarding result goes beside each event: the id gives way to keep room for it */
+  notes?: boolean;
 }
+
+/** Room kept for the forwarding result beside each event. */
+const NOTE_RESERVE = 24 + GAP.length;
 
 export class EventRenderer {
   /** events written so far */
@@ -68,7 +73,7 @@ export class EventRenderer {
     if (output.format === 'csv') this.csv = output.csv(output.fields ?? options.csvColumns);
     const stdout = output.io.streams.stdout;
     this.columns = output.io.stdoutIsTTY ? (stdout.columns && stdout.columns > 0 ? stdout.columns : 80) : Infinity;
-    this.layout = eventLayout(this.columns);
+    this.layout = eventLayout(this.columns - (options.notes ? NOTE_RESERVE : 0));
   }
 
   /** The column header of a table. */

@@ -73,7 +73,7 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   if (opts.resume && after === undefined) ctx.io.info(`No saved cursor for profile ${profile.name}; starting from the oldest event.`);
 
   const output = await ctx.output();
-  const renderer = new EventRenderer(output, { csvColumns: defaultColumns('event') });
+  const renderer = new EventRenderer(output, { csvColumns: defaultColumns('event'), notes: target !== undefined });
   // Names of brands and campaigns, for a person's table only (no request for JSON, JSON lines, CSV).
   if (ctx.format === 'table' && !output.fields) renderer.names = await namesFor(client, ctx.signal, { campaigns: true });
   const forwarder =
