@@ -93,6 +93,11 @@ describe.concurrent('on a terminal', () => {
     await terminal.answer('Player ID (optional)', 'P-77', 'Enter');
     await terminal.answer('VIP tier (optional)', 'Down', 'Down', 'Down', 'Enter');
     await terminal.answer('Marketing consent (optional)', 'Down', 'Enter');
+    // One confirmation, by name.
+    const summary = await terminal.waitFor('Create this link?');
+    expect(summary).toContain('Campaign:  VIP Winter Gifts (');
+    expect(summary).toContain('VIP tier:  Gold');
+    await terminal.answer('Create this link?', 'Enter');
     const shown = await terminal.waitFor('EXIT=0');
     const claimUrl = /Claim URL\s+(\S+)/.exec(shown)?.[1];
     const id = /^ID\s+(\S+)/m.exec(shown)?.[1];
