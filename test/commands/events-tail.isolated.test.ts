@@ -32,7 +32,7 @@ const tableLine = (time: string, type: string, id: string, status: string, rest 
   [time.padEnd(27), type.padEnd(23), id.padEnd(36), status.padEnd(10), rest].join('  ').trimEnd();
 /** Brand and campaign names as a person's table shows them: GET /me and GET /campaigns (ACTIVE ones). */
 async function names(): Promise<Map<string, string>> {
-  const get = async (path: string) => (await fetch(`${sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${sandbox.key('full').apiKey}` } })).json();
+  const get = async (path: string) => (await (await fetch(`${sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${sandbox.key('full').apiKey}` } })).json()) as { brands: { id: string; name: string }[]; items: { id: string; name: string }[] };
   const me = await get('/me');
   const campaigns = await get('/campaigns?limit=100');
   return new Map([...me.brands, ...campaigns.items].map((item: { id: string; name: string }) => [item.id, item.name]));
