@@ -2,6 +2,7 @@ import { CAMPAIGN_STATUSES, type Campaign } from '../../api/types.js';
 import type { Context } from '../../core/context.js';
 import * as validate from '../../core/validate.js';
 import { runList, type ListFlags } from '../list.js';
+import { paintStatus } from '../../features/status.js';
 
 interface Options extends ListFlags {
   brand?: string;
@@ -21,7 +22,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     columns: [
       { header: 'ID', value: (c) => c.id, id: true },
       { header: 'Name', value: (c) => c.name },
-      { header: 'Status', value: (c) => c.status, id: true },
+      { header: 'Status', value: (c) => c.status, id: true, paint: (c, chalk) => paintStatus(chalk, c.status) },
       { header: 'Brands', value: (c) => (c.brandIds ?? []).length, priority: 1 },
       { header: 'Expires', value: (c) => c.expiresAt ?? 'never', id: true, priority: 2 },
     ],
