@@ -5,6 +5,7 @@
  * server still shutting down after one test cannot refuse the next one's session.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { closeLater } from './cleanup.js';
@@ -12,6 +13,7 @@ import { BIN } from './svc.js';
 
 const execFileAsync = promisify(execFile);
 let terminals = 0;
+const RUN = randomBytes(4).toString('hex');
 const SESSION = 'svc';
 
 export interface Terminal {
@@ -28,7 +30,8 @@ export interface Terminal {
  * pane open to be read.
  */
 export async function startTerminal(args: string[], vars: Record<string, string>, size: { columns?: number; rows?: number } = {}): Promise<Terminal> {
-  const socket = `svc-test-${process.pid}-${++terminals}`;
+  // Test files may share a worker process (and so a pid): the run's own random part keeps sockets apart.
+  const socket = `svc-test-${process.pid}-${RUN}-${++terminals}`;
   const tmux = async (...tmuxArgs: string[]): Promise<string> => (await execFileAsync('tmux', ['-L', socket, ...tmuxArgs], { encoding: 'utf8' })).stdout;
   const assignments = Object.entries(vars).map(([name, value]) => `${name}=${quote(value)}`);
   const command = `env -u CI ${assignments.join(' ')} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; echo "EXIT=$?"; sleep 120`;
