@@ -11,7 +11,7 @@ _svc_profiles() {
 }
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cmdpath="svc" opt="" w i npos=0 subcommands="" options=""
-  local valueflags=" --profile --base-url --output -o --timeout --max-retries --rate --jq --fields --brand --status --limit --after --campaign --name --email --message --locale --field --idempotency-key --from-file --concurrency --reason --country --store --product --variation --price --phone --street --city --postal-code --details --type --last -n --interval --forward-to --link --order --since --give-up-after --ledger --exec --payload-file --timestamp --port --path --save-dir --to --header --tolerance --now --data -H --host --rate-limit --faults --seed --log "
+  local valueflags=" --profile --base-url --output -o --timeout --max-retries --rate --jq --fields --brand --status --limit --after --campaign --name --email --message --locale --field --idempotency-key --from-file --concurrency --reason --country --store --product --variation --price --phone --street --city --postal-code --details --type --last -n --interval --forward-to --link --order --since --give-up-after --bucket --ledger --exec --payload-file --timestamp --port --path --save-dir --to --header --tolerance --now --data -H --host --rate-limit --faults --seed --log "
   [[ "$cur" == "=" || "$cur" == ":" ]] && cur=""
   # The command path: words before the cursor, without options and their values. Bash splits a
   # value at = and : (--profile=p, http://host), so those pieces are skipped with it.
@@ -26,7 +26,7 @@ _svc_complete() {
       continue
     fi
     case "$cmdpath $w" in
-      "svc login"|"svc profiles"|"svc profiles ls"|"svc profiles use"|"svc profiles rm"|"svc me"|"svc campaigns"|"svc campaigns ls"|"svc links"|"svc links ls"|"svc links get"|"svc links create"|"svc links cancel"|"svc stores"|"svc stores ls"|"svc stores show"|"svc orders"|"svc orders place"|"svc orders ls"|"svc orders get"|"svc events"|"svc events tail"|"svc refunds"|"svc refunds due"|"svc refunds run"|"svc refunds mark"|"svc refunds ls"|"svc trigger"|"svc webhooks"|"svc webhooks test"|"svc webhooks sign"|"svc webhooks listen"|"svc webhooks replay"|"svc inspect"|"svc doctor"|"svc verify-signature"|"svc api"|"svc completion"|"svc sandbox") cmdpath="$cmdpath $w"; npos=0 ;;
+      "svc login"|"svc profiles"|"svc profiles ls"|"svc profiles use"|"svc profiles rm"|"svc me"|"svc campaigns"|"svc campaigns ls"|"svc links"|"svc links ls"|"svc links get"|"svc links create"|"svc links cancel"|"svc stores"|"svc stores ls"|"svc stores show"|"svc orders"|"svc orders place"|"svc orders ls"|"svc orders get"|"svc events"|"svc events tail"|"svc events stats"|"svc refunds"|"svc refunds due"|"svc refunds run"|"svc refunds mark"|"svc refunds ls"|"svc trigger"|"svc webhooks"|"svc webhooks test"|"svc webhooks sign"|"svc webhooks listen"|"svc webhooks replay"|"svc inspect"|"svc doctor"|"svc verify-signature"|"svc api"|"svc completion"|"svc sandbox") cmdpath="$cmdpath $w"; npos=0 ;;
       *) ((npos++)) ;;
     esac
   done
@@ -39,6 +39,7 @@ _svc_complete() {
       "svc orders place --from-file") _svc_files ;;
       "svc orders ls --status") _svc_words 'REQUESTED PROCESSING SENT COMPLETED CANCELLED' ;;
       "svc events tail --type") _svc_words 'personal_link.created personal_link.approved personal_link.claimed personal_link.cancelled personal_link.expired order.approved order.cancelled order.sent order.completed ping personal_link. order.' ;;
+      "svc events stats --type") _svc_words 'personal_link.created personal_link.approved personal_link.claimed personal_link.cancelled personal_link.expired order.approved order.cancelled order.sent order.completed ping personal_link. order.' ;;
       "svc refunds due --ledger") _svc_files ;;
       "svc refunds run --ledger") _svc_files ;;
       "svc refunds mark --ledger") _svc_files ;;
@@ -82,8 +83,9 @@ _svc_complete() {
     "svc orders place") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --store --brand --product --variation --price --country --name --phone --street --city --postal-code --email --details --locale --field --from-file --idempotency-key --yes -y --dry-run --help -h' ;;
     "svc orders ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --brand --store --status --fields --limit --after --all --help -h' ;;
     "svc orders get") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --fields --help -h' ;;
-    "svc events") subcommands='tail' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
+    "svc events") subcommands='tail stats' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
     "svc events tail") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --follow -f --after --resume --from-start --type --last -n --limit --interval --forward-to --link --order --brand --campaign --since --give-up-after --fields --help -h' ;;
+    "svc events stats") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --since --bucket --type --brand --help -h' ;;
     "svc refunds") subcommands='due run mark ls' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
     "svc refunds due") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --ledger --from-start --help -h' ;;
     "svc refunds run") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --ledger --exec --follow -f --interval --from-start --dry-run --help -h' ;;

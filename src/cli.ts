@@ -31,7 +31,7 @@ const COMMANDS: Entry[] = [
   },
   { name: 'stores', description: 'browse rewards stores', examples: ['svc stores ls', 'svc stores show <id> --brand <id> --country DE'], load: () => import('./commands/stores/index.js') },
   { name: 'orders', description: 'rewards store orders: place, list, read', examples: ['svc orders place', 'svc orders ls --status SENT'], load: () => import('./commands/orders/index.js') },
-  { name: 'events', description: 'the event feed', examples: ['svc events tail --follow', 'svc events tail --resume --type order.'], load: () => import('./commands/events/index.js') },
+  { name: 'events', description: 'the event feed', examples: ['svc events tail --follow', 'svc events tail --resume --type order.', 'svc events stats --since 2h --bucket 5m'], load: () => import('./commands/events/index.js') },
   {
     name: 'refunds',
     description: "pay each cancelled order's refund exactly once, with a ledger",

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { onAbort } from '../core/abort.js';
 import { ApiError, InterruptedError, UnavailableError, type Problem } from '../core/errors.js';
+import { isLoopbackHost } from '../core/net.js';
 import { redactPersonal } from '../core/secrets.js';
 import { redact } from './keys.js';
 import { sleep } from '../core/sleep.js';
@@ -266,15 +267,22 @@ export class ApiClient {
       }
       const code = errorCode(error);
       this.debugLine(`< network error: ${code}`);
+      // Nothing listens on this machine's port: no wait will change that, and it is most often a
+      // sandbox that is not running. Said at once, without retries.
+      const local = code === 'ECONNREFUSED' && isLoopbackHost(new URL(url).hostname);
       return {
         kind: 'failure',
-        outcome: { kind: 'network', code },
+        outcome: { kind: 'network', code: local ? 'ECONNREFUSED_LOOPBACK' : code },
         error: new UnavailableError(
           `could not reach ${new URL(url).origin}: ${scrubProxyCredentials(describeNetworkError(error), this.options.proxy)}`,
           'connection_error',
           error,
-          // A company proxy or CA that re-signs TLS: Node trusts its certificate once told where it is.
-          isCertificateError(code) ? 'if your company\'s proxy or CA signs this certificate, point NODE_EXTRA_CA_CERTS at its PEM file' : undefined,
+          local
+            ? 'is the sandbox running? start it with: svc sandbox'
+            : // A company proxy or CA that re-signs TLS: Node trusts its certificate once told where it is.
+              isCertificateError(code)
+              ? "if your company's proxy or CA signs this certificate, point NODE_EXTRA_CA_CERTS at its PEM file"
+              : undefined,
         ),
       };
     } finally {

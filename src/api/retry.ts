@@ -18,8 +18,8 @@ export function isRetryable(outcome: Outcome): boolean {
   switch (outcome.kind) {
     case 'network':
       // undici refusing the request before sending it (a bad header, say) fails the same way every
-      // time; so does a certificate svc does not trust.
-      return !outcome.code.startsWith('UND_ERR_INVALID') && !isCertificateError(outcome.code);
+      // time; so do a certificate svc does not trust and a refused connection to this machine (nothing listens there).
+      return !outcome.code.startsWith('UND_ERR_INVALID') && !isCertificateError(outcome.code) && outcome.code !== 'ECONNREFUSED_LOOPBACK';
     case 'timeout':
       return true;
     case 'response':

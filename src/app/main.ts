@@ -93,11 +93,16 @@ function givenGlobals(program: Command): GivenGlobal[] {
 interface ParsedGlobals {
   output?: string;
   debug?: boolean;
+  /** false with --no-color */
+  color?: boolean;
 }
 
 function reportError(error: unknown, streams: IOStreams, globals: ParsedGlobals, context: Context | undefined, signal: AbortSignal): number {
   const jsonErrors = context?.options.output ? context.format === 'json' || context.format === 'jsonl' : globals.output === 'json' || globals.output === 'jsonl';
-  const write = (line: string) => streams.stderr.write(`${line}\n`);
+  // `error:` in red where a person watches stderr and colour is on (the rest stays plain).
+  const forced = streams.env.FORCE_COLOR !== undefined && streams.env.FORCE_COLOR !== '0' && streams.env.FORCE_COLOR !== 'false';
+  const red = !jsonErrors && streams.env.NO_COLOR === undefined && globals.color !== false && (forced || Boolean(streams.stderr.isTTY));
+  const write = (line: string) => streams.stderr.write(`${red ? line.replace(/^error:/, '\x1b[31merror:\x1b[39m') : line}\n`);
   const json = (problem: unknown) => problemLine(problem, Boolean(streams.stderr.isTTY));
   if (error instanceof CommanderError) {
     // Help and --version end with code 0; help shown for a bare group is a usage error; so is every parse error.

@@ -33,7 +33,7 @@ export function declare(command: Command): void {
     .option('--paginate', 'follow nextCursor and print every item')
     .option('--idempotency-key <key>', 'Idempotency-Key for a POST (default: a fresh UUID)')
     .option('-i, --include', 'print the response status line and headers before the body')
-    .option('-H, --header <header>', 'add a request header, "Name: value" (repeatable)', collect, [])
+    .option('-H, --header <header>', 'add a request header, "Name: value" (repeatable)', collect)
     .addOption(dryRunOption('with a method other than GET: print the request as a JSON line ({method, url, headers, body}; key redacted) and send nothing'))
     .addHelpText(
       'after',
@@ -49,8 +49,10 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, opts: Options, [rawMethod, path]: string[]): Promise<void> {
+export async function run(ctx: Context, opts: Options, [rawMethod, givenPath]: string[]): Promise<void> {
   const method = rawMethod.toUpperCase();
+  // As gh does: `svc api GET me` means /me (a path that already starts with / or names a host is left as it is).
+  const path = /^[A-Za-z0-9_.~-]/.test(givenPath) && !/^[a-z][a-z0-9+.-]*:/i.test(givenPath) ? `/${givenPath}` : givenPath;
   if (!METHODS.includes(method)) throw new UsageError(`METHOD: must be one of ${METHODS.join(', ')}, got ${rawMethod}`);
   if (!path.startsWith('/') || path.startsWith('//')) {
     throw new UsageError(`PATH: must be a path relative to the base URL, such as /me (got ${path})`);

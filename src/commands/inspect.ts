@@ -16,10 +16,13 @@ import type { ApiClient } from '../api/client.js';
 import type { Context } from '../app/context.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
 import { cellText, valueAt } from '../core/fields.js';
-import type { Column, Output } from '../core/output.js';
+import { truncate, type Column, type Output } from '../core/output.js';
+import stringWidth from 'string-width';
 import { terminalSafeLine } from '../core/sanitize.js';
-import { parseSince, parseTimestamp } from '../core/time.js';
+import { parseSince, parseTimestamp, toTheSecond } from '../core/time.js';
 import * as validate from '../api/checks.js';
+import { namesFor, type Names } from '../features/names.js';
+import { paintStatus } from '../features/status.js';
 import type { Command } from 'commander';
 import { examples, fieldsOption } from './declare.js';
 
@@ -52,7 +55,9 @@ export async function run(ctx: Context, opts: Options, [rawId]: string[]): Promi
   const output = await ctx.output();
   const found = await findRecord(client, id, ctx.signal);
   const events = await history(ctx, client, id, sinceMicros);
-  await render(output, found, events);
+  // Names of the brand and campaign, for a person's table only.
+  const names = output.format === 'table' ? await namesFor(client, ctx.signal, { campaigns: found.kind === 'link' }) : undefined;
+  await render(output, found, events, names);
 }
 
 /** GET the link, then the order; a 404 (or a 403 for a scope the key lacks) is a miss, not an error. */
@@ -99,7 +104,7 @@ export function belongs(event: SvcEvent | undefined, id: string, sinceMicros: nu
   return at === undefined || at >= sinceMicros;
 }
 
-async function render(output: Output, found: Found, events: SvcEvent[]): Promise<void> {
+async function render(output: Output, found: Found, events: SvcEvent[], names: Names | undefined): Promise<void> {
   const chosen = events.map((event) => output.select(event));
   switch (output.format) {
     case 'json':
@@ -112,19 +117,19 @@ async function render(output: Output, found: Found, events: SvcEvent[]): Promise
       return csv.end();
     }
     case 'table':
-      return output.io.write(await table(output, found, events));
+      return output.io.write(await table(output, found, events, names));
   }
 }
 
-async function table(output: Output, found: Found, events: SvcEvent[]): Promise<string> {
+async function table(output: Output, found: Found, events: SvcEvent[], names: Names | undefined): Promise<string> {
   const { chalk } = output;
   const record = found.record as unknown as Record<string, unknown>;
   const rows: [string, unknown][] =
     found.kind === 'link'
       ? [
           ['Status', record.status],
-          ['Brand', record.brandId],
-          ['Campaign', record.campaignId ?? record.selection],
+          ['Brand', named(names?.brand(record.brandId), record.brandId)],
+          ['Campaign', record.campaignId ? named(names?.campaign(record.campaignId), record.campaignId) : record.selection],
           ['Created', record.createdAt],
           ['Updated', record.updatedAt],
         ]
@@ -133,24 +138,62 @@ async function table(output: Output, found: Found, events: SvcEvent[]): Promise<
           ['Status', record.status],
           ['Gift', record.productName],
           ['Price', [cellText(record.coinPrice), cellText(valueAt(record, 'currency.symbol')) || cellText(valueAt(record, 'currency.name'))].filter(Boolean).join(' ')],
-          ['Brand', record.brandId],
+          ['Brand', named(names?.brand(record.brandId), record.brandId)],
           ['Created', record.createdAt],
           ['Updated', record.updatedAt],
         ];
   const lines = [
     `${chalk.bold(found.kind === 'link' ? 'Personal link' : 'Store order')} ${terminalSafeLine(record.id)}`,
-    ...rows.map(([label, value]) => `  ${chalk.bold(label.padEnd(10))} ${terminalSafeLine(cellText(value))}`),
+    ...rows.map(([label, value]) => {
+      const room = output.io.terminalWidth() - 13;
+      // A name shrinks before the id after it; other values are the record's own (ids, times, a status).
+      const text = Array.isArray(value) ? `${truncate(terminalSafeLine(value[0]), Math.max(MIN_NAME, room - stringWidth(terminalSafeLine(value[1]))))}${terminalSafeLine(value[1])}` : terminalSafeLine(cellText(value));
+      return `  ${chalk.bold(label.padEnd(10))} ${text}`;
+    }),
     '',
     chalk.bold(`History: ${events.length} event${events.length === 1 ? '' : 's'}`),
   ];
   if (events.length === 0) return `${lines.join('\n')}\n${chalk.dim('No events about it in the feed (events are kept 30 days).')}\n`;
+  const after = new Map(events.map((event, index) => [event, index === 0 ? '' : sinceStep(events[index - 1]?.occurredAt, event?.occurredAt)]));
   const columns: Column<SvcEvent>[] = output.fields
     ? output.fieldColumns<SvcEvent>()
     : [
-        { header: 'Time', value: (event) => cellText(event?.occurredAt) },
-        { header: 'Type', value: (event) => cellText(event?.type) },
-        { header: 'Status', value: (event) => cellText(valueAt(event, 'data.status')) },
+        // The API's whole time where it fits; to the second on a narrow terminal.
+        { header: 'Time', value: (event) => (output.io.terminalWidth() < WIDE_TIMELINE ? toTheSecond(cellText(event?.occurredAt)) : cellText(event?.occurredAt)), id: true },
+        { header: 'After', value: (event) => after.get(event) ?? '', id: true },
+        { header: 'Type', value: (event) => cellText(event?.type), id: true },
+        { header: 'Status', value: (event) => cellText(valueAt(event, 'data.status')), id: true, paint: (event, chalk) => paintStatus(chalk, valueAt(event, 'data.status')) },
       ];
-  const safe = columns.map((column) => ({ header: column.header, value: (event: SvcEvent) => terminalSafeLine(cellText(column.value(event))) }));
+  const safe = columns.map((column) => ({ ...column, value: (event: SvcEvent) => terminalSafeLine(cellText(column.value(event))) }));
   return `${lines.join('\n')}\n${await output.table(safe, events)}`;
+}
+
+/** A name and ` (id)` after it, or the id alone when the name is unknown. */
+function named(name: string | undefined, id: unknown): unknown {
+  return name ? [name, ` (${cellText(id)})`] : id;
+}
+
+/** The narrowest a name gets beside its id. */
+const MIN_NAME = 8;
+
+/** Columns a timeline needs with the API's whole timestamps (time, after, type, status, borders). */
+const WIDE_TIMELINE = 27 + 8 + 23 + 10 + 5 * 3 + 1;
+
+/** The time from one step to the next, as a person reads it: `+2m 10s`, `+3h 5m`, `+1d 2h`, `+350ms`; empty when a time is unreadable. */
+export function sinceStep(from: unknown, to: unknown): string {
+  const start = parseTimestamp(from);
+  const end = parseTimestamp(to);
+  if (start === undefined || end === undefined) return '';
+  const micros = end - start;
+  const sign = micros < 0 ? '-' : '+';
+  let rest = Math.abs(micros);
+  if (rest < 1_000_000) return `${sign}${Math.round(rest / 1000)}ms`;
+  const parts: string[] = [];
+  for (const [unit, size] of [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
+    const amount = Math.floor(rest / (size * 1_000_000));
+    rest -= amount * size * 1_000_000;
+    if (amount > 0 || parts.length > 0) parts.push(`${amount}${unit}`);
+  }
+  // The two largest units say enough: `+1d 2h`, not `+1d 2h 3m 4s`.
+  return `${sign}${parts.slice(0, 2).filter((part, index) => index === 0 || !part.startsWith('0')).join(' ')}`;
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { getMe } from '../api/resources.js';
+import type { Me } from '../api/types.js';
 import type { Profile } from '../core/config.js';
 import type { Context } from '../app/context.js';
-import { UsageError } from '../core/errors.js';
+import { ApiError, UsageError } from '../core/errors.js';
 import { MASKED_KEY, isApiKeyFormat, maskKey } from '../api/keys.js';
 import { readStdinLines } from '../core/stdin.js';
 import { terminalSafeLine } from '../core/sanitize.js';
@@ -15,6 +16,8 @@ interface Options {
 }
 
 const SECRET_FORMAT = /^[0-9a-fA-F]{64}$/;
+/** A person at the terminal gets this many tries at pasting a key. */
+const MAX_ATTEMPTS = 5;
 
 export function declare(command: Command): void {
   command
@@ -29,14 +32,37 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const { name, baseUrl, stored: existing } = await ctx.profile();
   const config = await ctx.config();
 
-  const { apiKey, webhookSecret } = await readCredentials(ctx, opts);
-  if (!isApiKeyFormat(apiKey)) throw new UsageError(`API key: not a key of the form ${MASKED_KEY} (check what was pasted)`);
-  if (webhookSecret !== undefined && !SECRET_FORMAT.test(webhookSecret)) {
-    throw new UsageError('webhook secret: must be the 64-character hex string shown when the key was created');
+  // On a terminal a refused answer is asked again with the reason; from stdin it is the end (exit 2 or 4).
+  const prompted = !opts.apiKeyStdin;
+  let apiKey: string;
+  let webhookSecret: string | undefined;
+  let me: Me;
+  for (let attempt = 1; ; attempt++) {
+    ({ apiKey, webhookSecret } = await readCredentials(ctx, opts));
+    const retry = prompted && attempt < MAX_ATTEMPTS;
+    if (!isApiKeyFormat(apiKey)) {
+      if (retry) {
+        ctx.io.info(`That is not a key of the form ${MASKED_KEY} (${apiKey === '' ? 'nothing was pasted' : 'check what was pasted'}); try again.`);
+        continue;
+      }
+      throw new UsageError(`API key: not a key of the form ${MASKED_KEY} (check what was pasted)`);
+    }
+    if (webhookSecret !== undefined && !SECRET_FORMAT.test(webhookSecret)) {
+      if (retry) {
+        ctx.io.info('The webhook secret must be the 64-character hex string shown when the key was created; try again.');
+        continue;
+      }
+      throw new UsageError('webhook secret: must be the 64-character hex string shown when the key was created');
+    }
+    // Check the key before anything is written: a refused key leaves the stored profile as it was.
+    try {
+      me = (await getMe(ctx.clientFor(baseUrl, apiKey, webhookSecret ? [webhookSecret] : []), { signal: ctx.signal })).body;
+      break;
+    } catch (error) {
+      if (!(retry && error instanceof ApiError && error.status === 401)) throw error;
+      ctx.io.info(terminalSafeLine(`${baseUrl} refused that key (${error.code}: ${error.message}); try again.`));
+    }
   }
-
-  // Check the key before anything is written: a refused key leaves the stored profile as it was.
-  const me = (await getMe(ctx.clientFor(baseUrl, apiKey, webhookSecret ? [webhookSecret] : []), { signal: ctx.signal })).body;
 
   const { profile, inKeyring } = await store(ctx, name, existing, baseUrl, apiKey, webhookSecret);
   await config.setProfile(name, profile);

@@ -38,12 +38,14 @@ export async function run(ctx: Context): Promise<void> {
       lines.push(
         chalk.bold('Custom fields'),
         await output.table(
+          // What --field needs stays whole (type, required flag, every option, wrapping when long);
+          // the id gives way on a narrow terminal (--field takes the label as well).
           [
-            { header: 'ID', value: (f) => f.id, id: true },
             { header: 'Label', value: (f) => f.label },
-            { header: 'Type', value: (f) => f.type, id: true, priority: 3 },
-            { header: 'Required', value: (f) => (f.required ? 'yes' : 'no'), priority: 2 },
-            { header: 'Options', value: (f) => (f.options ?? []).join(', '), priority: 1 },
+            { header: 'Type', value: (f) => f.type, id: true },
+            { header: 'Required', value: (f) => (f.required ? 'yes' : 'no'), id: true },
+            { header: 'Options', value: (f) => (f.options ?? []).join(', '), wrap: true },
+            { header: 'ID', value: (f) => f.id, id: true, priority: 1 },
           ],
           fields,
         ),

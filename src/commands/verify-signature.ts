@@ -66,7 +66,9 @@ export async function run(ctx: Context, opts: VerifyOptions): Promise<number> {
   const report = toReport(verification, causes, now, source);
   const output = await ctx.output();
   await output.object(report, (value) => renderReport(output, value));
-  // The verdict and evidence are the data (stdout); the failure itself is also reported on stderr, like every failure.
+  // The verdict and evidence are the data (stdout); the failure itself is also reported on stderr, like
+  // every failure, except where both are the same terminal: a person reads the verdict once.
+  if (!report.valid && output.format === 'table' && ctx.io.sharesTerminal()) return ExitCode.refused;
   if (!report.valid) throw new FailureError(`${report.reason}: ${report.detail}`, 'invalid_signature');
   return ExitCode.ok;
 }

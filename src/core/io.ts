@@ -2,6 +2,7 @@
  * Terminal facts in one place: TTY detection, colour, whether we may prompt, and buffered writes
  * to stdout that respect back-pressure (stdout carries data only; everything else goes to stderr).
  */
+import { fstatSync } from 'node:fs';
 import type { Writable, Readable } from 'node:stream';
 import { terminalSafeStyled } from './sanitize.js';
 
@@ -62,6 +63,24 @@ export class IO {
     const shown = this.stderrIsTTY && !(typeof columns === 'number' && columns <= 0);
     if (shown) this.ownProgress = true;
     return shown;
+  }
+
+  /**
+   * Whether stdout and stderr are one and the same terminal (a person reads both in one place), so a
+   * line on each would say the same thing twice. Streams without a file descriptor (tests) are not.
+   */
+  sharesTerminal(): boolean {
+    if (!this.stdoutIsTTY || !this.stderrIsTTY) return false;
+    const fd = (stream: unknown) => (stream as { fd?: unknown }).fd;
+    const out = fd(this.streams.stdout);
+    const err = fd(this.streams.stderr);
+    if (typeof out !== 'number' || typeof err !== 'number') return false;
+    try {
+      const [a, b] = [fstatSync(out), fstatSync(err)];
+      return a.rdev === b.rdev && a.ino === b.ino;
+    } catch {
+      return false;
+    }
   }
 
   /** How wide a table may be: the terminal's width, 80 when stdout is not a terminal (a table forced with -o table). */

@@ -25,6 +25,10 @@ export interface Column<T> {
   priority?: number;
   /** the value's line breaks are the view's own (each line already made safe): kept as lines of the cell */
   multiline?: boolean;
+  /** a long value wraps onto more lines of its cell (at spaces where it can) instead of shrinking with … */
+  wrap?: boolean;
+  /** colour of the item's cell (a status by its meaning), applied after fitting; only where colour is on */
+  paint?: (item: T, chalk: ChalkInstance) => (text: string) => string;
 }
 
 export interface ListOptions<T> {
@@ -146,7 +150,15 @@ export class Output {
       style: { head: [], border: [] },
       ...(options.ruled ? {} : { chars: COMPACT }),
     });
-    for (const row of rows) table.push(layout.map(({ index, width }) => row[index].map((line) => truncate(line, width)).join('\n')));
+    rows.forEach((row, r) =>
+      table.push(
+        layout.map(({ index, width }) => {
+          const paint = this.io.color ? columns[index].paint?.(items[r], this.chalk) : undefined;
+          const lines = columns[index].wrap ? row[index].flatMap((line) => wrapLine(line, width)) : row[index].map((line) => truncate(line, width));
+          return lines.map((line) => (paint ? paint(line) : line)).join('\n');
+        }),
+      ),
+    );
     return `${table.toString()}\n`;
   }
 
@@ -175,12 +187,16 @@ export class Output {
     const { chalk } = this;
     const width = this.io.terminalWidth();
     const labelWidth = Math.max(0, ...rows.map((row) => stringWidth(row.label)));
-    return rows.flatMap(({ label, value, whole, paint = (text: string) => text }) => {
+    return rows.flatMap(({ label, value, whole, after, paint = (text: string) => text }) => {
       const head = `${chalk.bold(label.padEnd(labelWidth))}  `;
       if (value === null || value === undefined) return [`${head}${chalk.dim('—')}`];
       const safe = terminalSafeLine(value);
+      const tail = after === undefined ? '' : terminalSafeLine(after);
       const room = width - labelWidth - 2;
-      if (stringWidth(safe) <= room) return [`${head}${paint(safe)}`];
+      if (stringWidth(safe) + stringWidth(tail) <= room) return [`${head}${paint(safe)}${tail}`];
+      // A name shrinks before the id kept after it (`Lucky Sta… (6cf7…whole)`); when even that cannot fit, the id goes below.
+      if (tail && room - stringWidth(tail) >= MIN_CELL) return [`${head}${paint(truncate(safe, room - stringWidth(tail)))}${tail}`];
+      if (tail) return [`${head}${paint(truncate(safe, Math.max(1, room)))}`, tail.trim()];
       if (whole) return [chalk.bold(label), paint(safe)];
       return [`${head}${paint(truncate(safe, Math.max(1, room)))}`];
     });
@@ -193,6 +209,8 @@ export interface DetailRow {
   /** null or undefined shows a dimmed `—` */
   value: string | number | null | undefined;
   whole?: boolean;
+  /** kept whole after the value, which shrinks first: the id after a name */
+  after?: string;
   paint?: (text: string) => string;
 }
 
@@ -327,6 +345,31 @@ export function fitColumns<T>(columns: Column<T>[], headers: string[], rows: str
 }
 
 const segmenter = new Intl.Segmenter();
+
+/** A line broken into lines of at most `width` columns, at spaces where it can, else mid-word. */
+export function wrapLine(text: string, width: number): string[] {
+  if (stringWidth(text) <= width || width < 1) return [text];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/(?<= )/)) {
+    if (line !== '' && stringWidth(line + word.trimEnd()) > width) {
+      lines.push(line.trimEnd());
+      line = '';
+    }
+    line += word;
+    while (stringWidth(line.trimEnd()) > width) {
+      let head = '';
+      for (const { segment } of segmenter.segment(line)) {
+        if (stringWidth(head + segment) > width) break;
+        head += segment;
+      }
+      lines.push(head);
+      line = line.slice(head.length);
+    }
+  }
+  if (line.trimEnd() !== '') lines.push(line.trimEnd());
+  return lines;
+}
 
 /** Cuts text to at most `width` terminal columns, ending in `…` when cut; whole characters only. */
 export function truncate(text: string, width: number): string {

@@ -27,7 +27,8 @@ export function safeChoices<T>(choices: Choice<T>[]): Choice<T>[] {
   return choices.map((choice) => ({
     ...choice,
     name: terminalSafeLine(choice.name),
-    ...(choice.description === undefined ? {} : { description: terminalSafeLine(choice.description) }),
+    // A description keeps its line breaks (a gift's text is written with them); each line is made safe.
+    ...(choice.description === undefined ? {} : { description: choice.description.split(/\r?\n/).map(terminalSafeLine).join('\n') }),
   }));
 }
 

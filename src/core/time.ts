@@ -48,3 +48,15 @@ export function parseSince(text: string | undefined, nowMs: number, flag = '--si
 function normalizeZone(zone: string): string {
   return zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
 }
+
+/** Epoch microseconds as the API writes times: `2026-11-21T10:00:00.123456Z`. */
+export function formatMicros(micros: number): string {
+  const ms = Math.floor(micros / 1000);
+  const fraction = String(Math.round(micros - ms * 1000)).padStart(3, '0');
+  return new Date(ms).toISOString().replace(/Z$/, `${fraction}Z`);
+}
+
+/** `2026-11-21T10:00:00.123456Z` to the second, `2026-11-21T10:00:00Z`, for narrow views; other text as it is. */
+export function toTheSecond(time: string): string {
+  return time.replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d+(Z|[+-]\d{2}:?\d{2})$/i, '$1$2');
+}

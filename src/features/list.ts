@@ -6,6 +6,7 @@ import type { Context, GivenGlobal } from '../app/context.js';
 import type { Column } from '../core/output.js';
 import { UsageError } from '../core/errors.js';
 import * as validate from '../api/checks.js';
+import { namesFor, type Names } from './names.js';
 
 export interface ListFlags {
   limit?: string;
@@ -19,7 +20,10 @@ export async function runList<Q extends PageQuery, T>(
   spec: {
     list: ListOperation<Q, T>;
     query: Omit<Q, keyof PageQuery>;
-    columns: Column<T>[];
+    /** the table's columns; a function gets the names of brands, campaigns and fields (read only for a table) */
+    columns: Column<T>[] | ((names: Names) => Column<T>[]);
+    /** `campaigns`: the columns show campaign names too (GET /campaigns is read besides GET /me) */
+    names?: 'campaigns';
     noun: string;
     command: string;
     /** the filter flags as given, repeated in the next-page hint so it continues the same list */
@@ -31,8 +35,10 @@ export async function runList<Q extends PageQuery, T>(
   if (flags.after !== undefined && flags.after.trim() === '') throw new UsageError('--after: empty cursor');
   const client = await ctx.client();
   const output = await ctx.output();
+  // Names are read only for a person's table: JSON, JSON lines and CSV make no request for them.
+  const columns = typeof spec.columns === 'function' ? (ctx.format === 'table' && !ctx.options.fields ? spec.columns(await namesFor(client, ctx.signal, { campaigns: spec.names === 'campaigns' })) : []) : spec.columns;
   await output.list(pagesOf(client, spec.list, { query: spec.query, limit, after: flags.after, all: flags.all, signal: ctx.signal }), {
-    columns: spec.columns,
+    columns,
     csvColumns: RESOURCE_OF_PATH[spec.list.path] ? defaultColumns(RESOURCE_OF_PATH[spec.list.path]) : undefined,
     noun: spec.noun,
     nextHint: flags.all ? undefined : (cursor) => nextPageCommand(spec.command, ctx.givenGlobals, { ...spec.filters, '--fields': ctx.options.fields?.join(','), '--limit': flags.limit, '--after': cursor }),

@@ -55,10 +55,30 @@ describe('svc doctor', () => {
     expect(lines[0]).toBe(`✗ config   file ${join(configDir, 'config.json')} is 0644, not 0600`);
     expect(lines[1]).toBe(`  fix: chmod 600 '${join(configDir, 'config.json')}'`);
     expect(lines.slice(2, 5).map((line) => line.slice(0, 10))).toEqual(['✓ key     ', '✓ api     ', '✓ clock   ']);
-    expect(lines.slice(5)).toEqual([
+    // A key without a webhook URL is a normal set-up: ok, and it says so.
+    expect(lines.slice(5)).toEqual(['✓ webhook  no webhook URL is set on this key (fine: the event feed works without one)']);
+    // With --webhook a missing URL is a failure, with its fix.
+    const tested = await runInProcess(['-o', 'table', 'doctor', '--webhook'], envFor(box.apiKey('links'), configDir));
+    expect(tested.exitCode).toBe(1);
+    expect(tested.stdout.trimEnd().split('\n').slice(5)).toEqual([
       '✗ webhook  no webhook URL is set on this key',
       '  fix: the operator\'s team sets it (sandbox: PATCH /_sandbox/keys/{name} {"webhookUrl": …}); the feed works without it (svc events tail)',
     ]);
+  });
+
+  it('a fresh sandbox key without a webhook URL passes every check (exit 0)', async () => {
+    const configDir = tempConfigDir();
+    await box.admin('PATCH', '/keys/links', { webhookUrl: null });
+    const result = await runInProcess(['-o', 'jsonl', 'doctor'], envFor(box.apiKey('links'), configDir));
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line)).map((check) => [check.check, check.ok])).toEqual([
+      ['config', true],
+      ['key', true],
+      ['api', true],
+      ['clock', true],
+      ['webhook', true],
+    ]);
+    expect(result.exitCode).toBe(0);
   });
 
   it('a revoked key fails key and api (exit 1), not a crash', async () => {

@@ -30,12 +30,24 @@ const linesOf = (stdout: string) => stdout.split('\n').filter((line) => line !==
  */
 const tableLine = (time: string, type: string, id: string, status: string, rest = '') =>
   [time.padEnd(27), type.padEnd(23), id.padEnd(36), status.padEnd(10), rest].join('  ').trimEnd();
-/** The table line of a personal-link event (no details of its own), with the forwarding result if any. */
-const eventLine = (line: string, note = '') => {
+/** Brand and campaign names as a person's table shows them: GET /me and GET /campaigns (ACTIVE ones). */
+async function names(): Promise<Map<string, string>> {
+  const get = async (path: string) => (await (await fetch(`${sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${sandbox.key('full').apiKey}` } })).json()) as { brands: { id: string; name: string }[]; items: { id: string; name: string }[] };
+  const me = await get('/me');
+  const campaigns = await get('/campaigns?limit=100');
+  return new Map([...me.brands, ...campaigns.items].map((item: { id: string; name: string }) => [item.id, item.name]));
+}
+/**
+ * The table line of a personal-link event: the forwarding result if any, then its campaign (by
+ * name, `catalog` for a catalog link, the id when the name is unknown) and brand by name.
+ */
+const eventLine = (line: string, named: Map<string, string>, note = '') => {
   const event = JSON.parse(line);
-  return tableLine(event.occurredAt, event.type, event.data.id, event.data.status, note);
+  const campaign = event.data.campaignId ? (named.get(event.data.campaignId) ?? event.data.campaignId) : 'catalog';
+  const details = `${campaign} · ${named.get(event.data.brandId) ?? event.data.brandId}`;
+  return tableLine(event.occurredAt, event.type, event.data.id, event.data.status, [note, details].filter(Boolean).join('  '));
 };
-const HEADER = tableLine('TIME', 'TYPE', 'ID', 'STATUS', 'DETAILS');
+const HEADER = tableLine('Time', 'Type', 'ID', 'Status', 'Details');
 /** The whole table: the header, then one line per event. */
 const table = (lines: string[]) => [HEADER, ...lines, ''].join('\n');
 
@@ -75,7 +87,8 @@ describe('events tail', () => {
     const result = await svc(['events', 'tail', '-o', 'table'], { env: envWith(tempDir()) });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe('');
-    expect(result.stdout).toBe(table((await feedLines()).map((line) => eventLine(line))));
+    const named = await names();
+    expect(result.stdout).toBe(table((await feedLines()).map((line) => eventLine(line, named))));
   });
 
   it('refuses --after together with --resume (exit 2) and a bad key (exit 4)', async () => {
@@ -110,7 +123,8 @@ describe('events tail --forward-to', () => {
       expect(Math.abs(Number(t) - Date.now() / 1000)).toBeLessThan(60);
       expect(v1).toBe(createHmac('sha256', secret).update(`${t}.${delivery.body}`).digest('hex'));
     }
-    expect(result.stdout).toBe(table(feed.map((line) => eventLine(line, '→ 200'))));
+    const named = await names();
+    expect(result.stdout).toBe(table(feed.map((line) => eventLine(line, named, '→ 200'))));
     expect(result.stderr).toBe('');
   });
 

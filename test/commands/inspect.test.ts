@@ -1,7 +1,7 @@
 /** `svc inspect` against the in-process sandbox: a link's and an order's history equal the feed read independently. */
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run as inspect } from '../../src/commands/inspect.js';
+import { run as inspect, sinceStep } from '../../src/commands/inspect.js';
 import { Context } from '../../src/app/context.js';
 import type { IOStreams } from '../../src/core/io.js';
 import { runInProcess } from '../helpers/run.js';
@@ -94,19 +94,29 @@ describe('svc inspect', () => {
     const record = (await box.api('GET', `/personal-links/${linkId}`)).body;
     const events = (await feed()).filter((event) => event.data?.id === linkId);
     const result = await run('-o', 'table', 'inspect', linkId);
+    const brandName = (await box.api('GET', '/me')).body.brands.find((brand: Json) => brand.id === record.brandId).name;
     const lines = result.stdout.split('\n');
     expect(lines.slice(0, 8)).toEqual([
       `Personal link ${linkId}`,
       '  Status     CLAIMED',
-      `  Brand      ${record.brandId}`,
+      `  Brand      ${brandName} (${record.brandId})`,
       '  Campaign   CATALOG',
       `  Created    ${record.createdAt}`,
       `  Updated    ${record.updatedAt}`,
       '',
       `History: ${events.length} events`,
     ]);
-    const rows = lines.slice(8).map((line) => line.replace(/[│┌┐└┘─┬┴├┤┼]/g, ' ').trim()).filter(Boolean).map((line) => line.split(/\s+/));
-    expect(rows).toEqual([['Time', 'Type', 'Status'], ...events.map((event) => [event.occurredAt, event.type, event.data.status])]);
+    const rows = lines.slice(8).map((line) => line.replace(/[│┌┐└┘─┬┴├┤┼]/g, ' ').trim()).filter(Boolean).map((line) => line.split(/\s{2,}/));
+    // Off a terminal the table is 80 columns wide: times to the second, and the time since the step before.
+    const second = (time: string) => time.replace(/\.\d{6}Z$/, 'Z');
+    expect(rows).toEqual([
+      ['Time', 'After', 'Type', 'Status'],
+      ...events.map((event, index) => [second(event.occurredAt), ...(index === 0 ? [] : [sinceStep(events[index - 1].occurredAt, event.occurredAt)]), event.type, event.data.status]),
+    ]);
+    expect(sinceStep('2026-11-21T10:00:00.000000Z', '2026-11-21T10:02:10.500000Z')).toBe('+2m 10s');
+    expect(sinceStep('2026-11-21T10:00:00.000000Z', '2026-11-22T12:00:05.000000Z')).toBe('+1d 2h');
+    expect(sinceStep('2026-11-21T10:00:00.000000Z', '2026-11-21T10:00:00.350000Z')).toBe('+350ms');
+    expect(sinceStep('2026-11-21T10:00:00.000000Z', '2026-11-21T13:00:00.000000Z')).toBe('+3h');
   });
 
   it('exit 3 with one line when neither a link nor an order has the id; exit 2 for a malformed id', async () => {

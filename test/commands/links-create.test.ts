@@ -54,19 +54,21 @@ function scripted(steps: [string, unknown][]): Prompter & { asked: string[] } {
 
 let agent: MockAgent;
 let stdout: string;
+let stderr: string;
 let ctx: Context;
 
 beforeEach(() => {
   agent = new MockAgent();
   agent.disableNetConnect();
   stdout = '';
+  stderr = '';
   const terminal = (sink?: (text: string) => void) => {
     const stream = new PassThrough() as PassThrough & { isTTY: boolean };
     stream.isTTY = true;
     if (sink) stream.on('data', (chunk) => sink(String(chunk)));
     return stream;
   };
-  const streams = { stdin: terminal(), stdout: terminal((text) => (stdout += text)), stderr: terminal(), env: { NO_COLOR: '1' } } as unknown as IOStreams;
+  const streams = { stdin: terminal(), stdout: terminal((text) => (stdout += text)), stderr: terminal((text) => (stderr += text)), env: { NO_COLOR: '1' } } as unknown as IOStreams;
   ctx = new Context({ output: 'jsonl' }, streams, new AbortController().signal);
   ctx.setClient(new ApiClient({ baseUrl: `${ORIGIN}/v1`, apiKey: 'svc_live_test0000000000', dispatcher: agent }));
 });
@@ -102,12 +104,28 @@ describe('links create, guided', () => {
       ['Message', ''],
       ['Language', 'de-DE'],
       ['Tier', 'Silver'],
+      ['Create this link?', true],
     ]);
     ctx.setPrompter(prompter);
     await run(ctx, { field: [] });
 
     expect(sent).toEqual({ campaignId: CAMPAIGN, brandId: BRAND_B, fullName: 'Ada Lovelace', locale: 'de-DE', customFields: [{ fieldId: FIELD, textValue: 'Silver' }] });
     expect(stdout).toBe('{"id":"new-link","claimUrl":"https://gifts.example/claim/x","status":"ACTIVE"}\n');
+    // One confirmation, by name: campaign, brand and field label, not their ids alone.
+    expect(stderr).toBe(
+      [`Campaign:  Birthday (${CAMPAIGN})`, `Brand:     Golden (${BRAND_B})`, 'Player:    Ada Lovelace', 'Language:  de-DE', 'Tier:      Silver', ''].join('\n'),
+    );
+  });
+
+  it('a declined confirmation creates nothing', async () => {
+    const pool = agent.get(ORIGIN);
+    pool.intercept({ path: '/v1/me' }).reply(200, me, { headers: json });
+    pool
+      .intercept({ path: (path) => path.startsWith('/v1/campaigns') })
+      .reply(200, { items: [{ id: CAMPAIGN, name: 'Birthday', status: 'ACTIVE', brandIds: [BRAND_A], expiresAt: null }], nextCursor: null }, { headers: json });
+    ctx.setPrompter(scripted([['Campaign', 'Birthday'], ['full name', 'Ada'], ['E-mail', ''], ['Message', ''], ['Language', 'en-US'], ['Tier', 'Gold'], ['Create this link?', false]]));
+    await expect(run(ctx, { field: [] })).rejects.toThrow('link not created: you declined');
+    expect(stdout).toBe('');
   });
 
   it('with every flag given, asks nothing and sends the labels resolved to field ids', async () => {

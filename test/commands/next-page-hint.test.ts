@@ -34,7 +34,14 @@ function argvWhenPasted(shell: string, line: string): string[] {
   return out.split('\0').slice(0, -1);
 }
 
+/** A person's table names brands and campaigns: GET /me and GET /campaigns, read once. */
+function scriptNames(): void {
+  api.on('GET /me', { body: { tenant: { customFields: [] }, brands: [{ id: CAMPAIGN, name: 'Lucky Star' }] } });
+  api.on('GET /campaigns?limit=100', { body: { items: [{ id: CAMPAIGN, name: 'Winter' }], nextCursor: null } });
+}
+
 async function hintFor(cursor: string, globals: string[]): Promise<string> {
+  scriptNames();
   api.on('GET /personal-links?campaignId=' + CAMPAIGN + '&status=ACTIVE&limit=1', { body: { items: [LINK], nextCursor: cursor } });
   const result = await runAtTerminal([...globals, 'links', 'ls', '--campaign', CAMPAIGN, '--status', 'ACTIVE', '--limit', '1'], { SVC_API_KEY: 'svc_live_test0000000000', SVC_BASE_URL: api.baseUrl, SVC_CONFIG_DIR: join(dir, 'config') }, 120);
   expect(result.exitCode).toBe(0);
@@ -73,6 +80,7 @@ describe('the next-page hint', () => {
   });
 
   it('is not printed when stderr is not a terminal', async () => {
+    scriptNames();
     api.on('GET /personal-links?limit=1', { body: { items: [LINK], nextCursor: 'c1' } });
     const result = await runInProcess(['-o', 'table', 'links', 'ls', '--limit', '1'], { SVC_API_KEY: 'svc_live_test0000000000', SVC_BASE_URL: api.baseUrl, SVC_CONFIG_DIR: join(dir, 'config') });
     expect(result.exitCode).toBe(0);

@@ -78,7 +78,7 @@ describe('refunds due', () => {
     expect(result.stdout).toBe(
       [
         rule('┌', '┬', '┐'),
-        row(['ORDER ID', 'COIN PRICE', 'CURRENCY', 'REFERENCE']),
+        row(['Order ID', 'Coin price', 'Currency', 'Reference']),
         ...orders.map((order) => row([order.id, order.coinPrice, order.currency.name, String(order.reference)])),
         rule('└', '┴', '┘'),
         `Total ${orders[0].currency.name}: ${total} in 3 refunds`,

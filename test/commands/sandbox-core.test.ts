@@ -1,6 +1,7 @@
 /** svc in-process against the sandbox: reads, profiles, login, raw calls, redaction, sandbox start-up. */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import stringWidth from 'string-width';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cleanup.js';
 import { svc } from '../helpers/run.js';
@@ -62,7 +63,7 @@ describe('read commands', () => {
         `ID         ${first.id}`,
         'Status     ACTIVE',
         'Campaign   catalog selection',
-        `Brand      ${first.brandId}`,
+        `Brand      Golden Reels (${first.brandId})`,
         `Created    ${first.createdAt}`,
         'Expires    never',
         `Updated    ${first.updatedAt}`,
@@ -136,46 +137,44 @@ describe('read commands', () => {
         '',
       ].join('\n'),
     });
-    // In a pipe a table is 80 columns wide: ids stay whole, the other cells shrink with …, optional columns give way.
+    // In a pipe a view is 80 columns wide: where a section's table does not fit whole, each gift is a
+    // block that keeps its product id, price, options and orderable combinations whole (they wrap).
     expect(result.stdout).toBe(
       [
         head[0],
-        `LIVE from ${live.startsAt} · Lucky Star Casino · DE · de-DE · prices…`,
+        `LIVE from ${live.startsAt} · Lucky Star Casino · DE · de-DE · prices`,
+        'in Sternmünzen (SM)',
         ...head.slice(2),
         '',
         'Kleidung',
-        '┌──────────────┬─────────┬──────────────┬──────────────────────────────────────┐',
-        '│ Gift         │ Price   │ Options      │ Product ID                           │',
-        '├──────────────┼─────────┼──────────────┼──────────────────────────────────────┤',
-        `│ Kapuzenpull… │ 1100 SM │ Größe (size… │ ${id('Kapuzenpullover')} │`,
-        '│              │         │ Farbe (colo… │                                      │',
-        '└──────────────┴─────────┴──────────────┴──────────────────────────────────────┘',
+        `  Kapuzenpullover  1100 SM  ${id('Kapuzenpullover')}`,
+        '    Weicher Baumwoll-Kapuzenpullover.',
+        '    Maschinenwaschbar.',
+        '    Größe (size): S, M, L',
+        '    Farbe (color): Schwarz=black, Weiß=white',
+        '    Orderable: size=S color=black · size=S color=white · size=M color=black ·',
+        '               size=M color=white · size=L color=black · (1 not orderable now)',
         '',
         'Elektronik',
-        '┌─────────────────────┬─────────┬──────────────────────────────────────┐',
-        '│ Gift                │ Price   │ Product ID                           │',
-        '├─────────────────────┼─────────┼──────────────────────────────────────┤',
-        `│ Kabellose Kopfhörer │ 2500 SM │ ${id('Kabellose Kopfhörer')} │`,
-        '└─────────────────────┴─────────┴──────────────────────────────────────┘',
+        `  Kabellose Kopfhörer  2500 SM  ${id('Kabellose Kopfhörer')}`,
+        '    Over-Ear-Kopfhörer mit Geräuschunterdrückung.',
+        '    No options',
         '',
         'Intelligentes Zuhause',
-        '┌────────────────────────────┬─────────┬──────────────────────────────────────┐',
-        '│ Gift                       │ Price   │ Product ID                           │',
-        '├────────────────────────────┼─────────┼──────────────────────────────────────┤',
-        `│ Intelligenter Lautsprecher │ 1800 SM │ ${id('Intelligenter Lautsprecher')} │`,
-        '└────────────────────────────┴─────────┴──────────────────────────────────────┘',
+        `  Intelligenter Lautsprecher  1800 SM  ${id('Intelligenter Lautsprecher')}`,
+        '    Sprachgesteuerter Lautsprecher.',
+        '    Farbe (color): Anthrazit=charcoal, Sand=sand',
+        '    Orderable: color=charcoal · color=sand',
         '',
         'Geschenkkarten',
-        '┌──────────────────────┬────────┬──────────────────────────────────────┐',
-        '│ Gift                 │ Price  │ Product ID                           │',
-        '├──────────────────────┼────────┼──────────────────────────────────────┤',
-        `│ Kaffee-Geschenkkarte │ 500 SM │ ${id('Kaffee-Geschenkkarte')} │`,
-        '├──────────────────────┼────────┼──────────────────────────────────────┤',
-        `│ Adventskalender      │ 700 SM │ ${id('Adventskalender')} │`,
-        '└──────────────────────┴────────┴──────────────────────────────────────┘',
+        `  Kaffee-Geschenkkarte  500 SM  ${id('Kaffee-Geschenkkarte')}`,
+        '    No options',
+        `  Adventskalender  700 SM  ${id('Adventskalender')}`,
+        '    No options',
         '',
       ].join('\n'),
     );
+    expect(Math.max(...result.stdout.split('\n').map((line) => stringWidth(line)))).toBeLessThanOrEqual(80);
   });
 
   it('a key without the scope gets exit 4', async () => {

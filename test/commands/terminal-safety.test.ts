@@ -69,14 +69,16 @@ describe('terminal safety: what the API sends reaches a terminal as visible esca
       createdAt: CREATED, expiresAt: null, updatedAt: CREATED, customFields: [{ fieldId: FIELD, textValue: HOSTILE, checked: null }],
     };
     api.on(`GET /personal-links/${LINK}`, { body: link }).on('GET /me', { body: me });
+    api.on('GET /campaigns?limit=100', { body: { items: [{ id: CAMPAIGN, name: HOSTILE, status: 'ACTIVE', brandIds: [BRAND], expiresAt: null }], nextCursor: null } });
     const result = await runAtTerminal(['links', 'get', LINK], env, 200);
     expect(result.exitCode).toBe(0);
+    // Campaign and brand names (views for people) are the server's text too: escaped like the rest.
     expect(lines(result.stdout)).toEqual([
       `Claim URL  https://gifts.svc.example/claim/${LINK}`,
       `ID         ${LINK}`,
       'Status     ACTIVE',
-      `Campaign   ${CAMPAIGN}`,
-      `Brand      ${BRAND}`,
+      `Campaign   ${VISIBLE} (${CAMPAIGN})`,
+      `Brand      ${VISIBLE} (${BRAND})`,
       `Created    ${CREATED}`,
       'Expires    never',
       `Updated    ${CREATED}`,
@@ -107,11 +109,11 @@ describe('terminal safety: what the API sends reaches a terminal as visible esca
       '└──────────────────────────────────────┴───────────────────────────────────────┘',
       '',
       'Custom fields',
-      // Optional columns (Required, Options) give way before the label is cut short.
-      '┌──────────────────────────────────────┬────────────────────────────────┬──────┐',
-      '│ ID                                   │ Label                          │ Type │',
-      `│ ${FIELD} │ ${VISIBLE.slice(0, 29)}… │ TEXT │`,
-      '└──────────────────────────────────────┴────────────────────────────────┴──────┘',
+      // What --field needs stays (type, required flag, options); the field id gives way, the label shrinks.
+      '┌──────────────────────────────────────────────────┬──────┬──────────┬─────────┐',
+      '│ Label                                            │ Type │ Required │ Options │',
+      `│ ${VISIBLE.slice(0, 47)}… │ TEXT │ no       │         │`,
+      '└──────────────────────────────────────────────────┴──────┴──────────┴─────────┘',
       '',
     ]);
   });

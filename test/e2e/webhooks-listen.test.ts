@@ -92,7 +92,7 @@ describe('webhooks listen', () => {
     const brandId = sandbox.key('full').brandIds[0];
     const link = await sandbox.admin<{ id: string }>('POST', '/links', { brandId, fullName: 'Webhook Player' });
     await until(() => lines.some((line) => line.includes('personal_link.created') && line.includes(link.body.id.slice(0, 8))));
-    expect(lines[0]).toMatch(/^TIME\s+TYPE/);
+    expect(lines[0]).toMatch(/^Time\s+Type/);
     expect(lines.some((line) => /\bping\b/.test(line))).toBe(true);
 
     const body = JSON.stringify({ id: 'evt-dup', type: 'order.sent', occurredAt: '2026-11-21T10:00:00.000000Z', environment: 'production', data: {} });

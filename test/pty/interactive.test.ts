@@ -2,64 +2,20 @@
  * Guided flows in a real pseudo-terminal: tmux runs the binary, the test types answers with
  * send-keys and reads the screen with capture-pane, polling until the expected text shows.
  */
-import { execFile } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { closeLater, tempDir } from '../helpers/cleanup.js';
+import { tempDir } from '../helpers/cleanup.js';
+import { startTerminal, type Terminal } from '../helpers/pty.js';
 import { svc } from '../helpers/run.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
-import { BIN } from '../helpers/svc.js';
 
-const execFileAsync = promisify(execFile);
-
-/**
- * A tmux server of our own per terminal, so the tests never touch the user's sessions, run side by
- * side, and a server still shutting down after one test cannot refuse the next one's session.
- */
-let terminals = 0;
-const SESSION = 'svc';
 let sandbox: InProcessSandbox;
 let env: Record<string, string>;
 
 const jsonLines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 
-interface Terminal {
-  /** Waits up to 10 s for the text to appear on the screen; returns the screen. */
-  waitFor(text: string | RegExp): Promise<string>;
-  /** Answers a prompt once it shows: types the keys (text or key names such as Enter, Down). */
-  answer(prompt: string, ...keys: string[]): Promise<void>;
-}
-
-/** Runs svc on a terminal; the shell then prints the exit code and keeps the pane open to be read. */
-async function start(args: string[], vars: Record<string, string> = env): Promise<Terminal> {
-  const socket = `svc-test-${process.pid}-${++terminals}`;
-  const tmux = async (...tmuxArgs: string[]): Promise<string> => (await execFileAsync('tmux', ['-L', socket, ...tmuxArgs], { encoding: 'utf8' })).stdout;
-  const assignments = Object.entries(vars).map(([name, value]) => `${name}=${quote(value)}`);
-  const command = `env -u CI ${assignments.join(' ')} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; echo "EXIT=$?"; sleep 120`;
-  await tmux('new-session', '-d', '-s', SESSION, '-x', '180', '-y', '60', command);
-  closeLater(() => tmux('kill-server').then(() => undefined, () => undefined));
-  const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', SESSION);
-  const waitFor = async (text: string | RegExp): Promise<string> => {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const shown = await screen();
-      if (typeof text === 'string' ? shown.includes(text) : text.test(shown)) return shown;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${text}; screen:\n${shown}`);
-      await sleep(100);
-    }
-  };
-  return {
-    waitFor,
-    async answer(prompt, ...keys) {
-      await waitFor(prompt);
-      for (const key of keys) await tmux('send-keys', '-t', SESSION, ...(['Enter', 'Down', 'Up'].includes(key) ? [key] : ['-l', key]));
-    },
-  };
-}
-
-function quote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
+/** Runs svc on a terminal (see helpers/pty.ts). */
+function start(args: string[], vars: Record<string, string> = env): Promise<Terminal> {
+  return startTerminal(args, vars);
 }
 
 beforeAll(async () => {
@@ -93,6 +49,11 @@ describe.concurrent('on a terminal', () => {
     await terminal.answer('Player ID (optional)', 'P-77', 'Enter');
     await terminal.answer('VIP tier (optional)', 'Down', 'Down', 'Down', 'Enter');
     await terminal.answer('Marketing consent (optional)', 'Down', 'Enter');
+    // One confirmation, by name.
+    const summary = await terminal.waitFor('Create this link?');
+    expect(summary).toMatch(/^Campaign: +VIP Winter Gifts \([0-9a-f-]{36}\)$/m);
+    expect(summary).toMatch(/^VIP tier: +Gold$/m);
+    await terminal.answer('Create this link?', 'Enter');
     const shown = await terminal.waitFor('EXIT=0');
     const claimUrl = /Claim URL\s+(\S+)/.exec(shown)?.[1];
     const id = /^ID\s+(\S+)/m.exec(shown)?.[1];

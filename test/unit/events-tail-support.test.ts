@@ -9,7 +9,7 @@ import type { ApiClient } from '../../src/api/client.js';
 import type { SvcEvent } from '../../src/api/types.js';
 import { feed, type FeedElement } from '../../src/features/events/feed.js';
 import { Forwarder, forwardNote, forwardUrl } from '../../src/features/events/forward.js';
-import { EventRenderer, columnWidths, fit, fitFromFront } from '../../src/features/events/render.js';
+import { EventRenderer, eventLayout, fit } from '../../src/features/events/render.js';
 import { eventFilter } from '../../src/features/events/select.js';
 import { ApiError, UnavailableError } from '../../src/core/errors.js';
 import { IO, type IOStreams } from '../../src/core/io.js';
@@ -44,16 +44,20 @@ describe('event lines', () => {
     data: { id: ORDER, status: 'PROCESSING' },
   };
 
-  it('fit 80 columns with ids whole; a wide terminal shows everything', async () => {
+  it('keep the date and time to the second, the whole type and the status at 80 columns; a wide terminal shows everything', async () => {
     const narrow = terminal(80);
     const renderer = new EventRenderer(narrow.output);
     await renderer.begin();
     await renderer.event(JSON.stringify(order), order);
     expect((await narrow.text()).split('\n')).toEqual([
-      `${'TIME'.padEnd(17)} ${'TYPE'.padEnd(15)} ${'ID'.padEnd(36)} STATUS`,
-      `…10:00:00.123456Z …link.cancelled ${ORDER} PROCESSI…`,
+      `${'Time'.padEnd(20)}  ${'Type'.padEnd(23)}  ${'Status'.padEnd(10)}  Details`,
+      '2026-11-21T10:00:00Z  personal_link.cancelled  PROCESSING',
       '',
     ]);
+    // The record's id comes in where it fits whole.
+    const middle = terminal(100);
+    await new EventRenderer(middle.output).event(JSON.stringify(order), order);
+    expect(await middle.text()).toBe(`2026-11-21T10:00:00Z  personal_link.cancelled  ${ORDER}  PROCESSING\n`);
     const wide = terminal(200);
     const full = new EventRenderer(wide.output);
     await full.event(JSON.stringify(order), { ...order, type: 'order.sent', data: { ...order.data, coinPrice: '1100', currency: { symbol: '★' }, reference: 'R-1' } });
@@ -61,7 +65,8 @@ describe('event lines', () => {
   });
 
   it('show hostile text visibly and measure wide characters as two columns', async () => {
-    const { output, text } = terminal(80);
+    // 130 columns: the id fits whole beside the time to the second, the type, the status and room for the forwarding result.
+    const { output, text } = terminal(130);
     const renderer = new EventRenderer(output, { notes: true });
     const hostile = { ...order, type: 'order.\x07sent', data: { id: ORDER, status: '\u009b2J', reference: '\x1b]8;;http://evil\x07注文注文注文注文注文注文注文注文', coinPrice: '1' } };
     await renderer.event(JSON.stringify(hostile), hostile as SvcEvent, '→ 404 (refused, not retried)');
@@ -69,19 +74,31 @@ describe('event lines', () => {
     expect(line).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
     expect(line).toContain(ORDER);
     expect(line).toContain('→ 404');
-    expect(stringWidth(line)).toBeLessThanOrEqual(80);
+    expect(stringWidth(line)).toBeLessThanOrEqual(130);
     // With room, the escapes are shown as text.
     const wide = terminal(200);
     await new EventRenderer(wide.output).event(JSON.stringify(hostile), hostile as SvcEvent);
     expect(await wide.text()).toBe(`${hostile.occurredAt}  order.\\x07sent           ${ORDER}  \\u009b2J    1  \\x1b]8;;http://evil\\x07注文注文注文注文注文注文注文注文\n`);
   });
 
-  it('shrink the time to its time of day first, then the type to its last words, never below a minimum', () => {
-    expect(columnWidths(Infinity)).toEqual({ time: 27, type: 23, status: 10 });
-    expect(columnWidths(41)).toEqual({ time: 17, type: 15, status: 9 });
-    expect(columnWidths(38)).toEqual({ time: 16, type: 15, status: 7 });
-    expect(columnWidths(0)).toEqual({ time: 10, type: 9, status: 6 });
-    expect([fit('abcdef', 4), fit('abc', 3), fit('注文注文', 5), fitFromFront('personal_link.created', 13), fitFromFront('注文注文', 5)]).toEqual(['abc…', 'abc', '注文…', '…link.created', '…注文']);
+  it('give way in order: the id first, then the time\'s decimals; time to the second, type and status always', () => {
+    expect(eventLayout(80)).toEqual({ fullTime: false, id: false });
+    expect(eventLayout(94)).toEqual({ fullTime: false, id: false });
+    expect(eventLayout(95)).toEqual({ fullTime: false, id: true });
+    expect(eventLayout(125)).toEqual({ fullTime: false, id: true });
+    expect(eventLayout(126)).toEqual({ fullTime: true, id: true });
+    expect(eventLayout(Infinity)).toEqual({ fullTime: true, id: true });
+    expect([fit('abcdef', 4), fit('abc', 3), fit('注文注文', 5), fit('abc', 0)]).toEqual(['abc…', 'abc', '注文…', '']);
+  });
+
+  it('never draw a line wider than a very narrow terminal', async () => {
+    for (const columns of [20, 40, 56]) {
+      const { output, text } = terminal(columns);
+      const renderer = new EventRenderer(output);
+      await renderer.begin();
+      await renderer.event(JSON.stringify(order), { ...order, type: 'order.cancelled', data: { ...order.data, coinPrice: '12', reference: 'R-99' } });
+      for (const line of (await text()).trimEnd().split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
+    }
   });
 });
 

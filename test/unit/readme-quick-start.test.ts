@@ -23,9 +23,18 @@ describe('README quick start', () => {
     for (const command of commands) expect(command, command).not.toMatch(/<[a-z-]+>/i);
   });
 
-  it('starts the sandbox on a free port, waits for its JSON line, and stops it', () => {
-    expect(commands).toContain('./bin/svc sandbox --port 0 > sandbox.json &');
-    expect(commands).toContain('until [ -s sandbox.json ]; do sleep 0.2; done');
+  it('starts the sandbox on a free port, waits for its JSON line (live keys kept in a temp dir, out of the clone), and stops it', () => {
+    expect(commands).toContain('SANDBOX="$(mktemp -d)/sandbox.json"');
+    expect(commands).toContain('./bin/svc sandbox --port 0 > "$SANDBOX" &');
+    expect(commands).toContain('until [ -s "$SANDBOX" ]; do sleep 0.2; done');
+    expect(commands.filter((command) => /sandbox\.json/.test(command))).toEqual(['SANDBOX="$(mktemp -d)/sandbox.json"']);
     expect(commands.at(-1)).toBe('kill $!');
+  });
+
+  it('picks a LIVE store (a SCHEDULED one takes no orders)', () => {
+    expect(commands.filter((command) => command.startsWith('STORE'))).toEqual([
+      `STORE=$(./bin/svc stores ls -o jsonl | first id 'x.phase === "LIVE"')`,
+      `STORE_BRAND=$(./bin/svc stores ls -o jsonl | first 'brandIds[0]' 'x.phase === "LIVE"')`,
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import { listCampaigns } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
 import * as validate from '../../api/checks.js';
 import { runList, type ListFlags } from '../../features/list.js';
+import { paintStatus } from '../../features/status.js';
 import type { Command } from 'commander';
 import { enumOption, examples, listOptions } from '../declare.js';
 
@@ -34,7 +35,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     columns: [
       { header: 'ID', value: (c) => c.id, id: true },
       { header: 'Name', value: (c) => c.name },
-      { header: 'Status', value: (c) => c.status, id: true },
+      { header: 'Status', value: (c) => c.status, id: true, paint: (c, chalk) => paintStatus(chalk, c.status) },
       { header: 'Brands', value: (c) => (c.brandIds ?? []).length, priority: 1 },
       { header: 'Expires', value: (c) => c.expiresAt ?? 'never', id: true, priority: 2 },
     ],

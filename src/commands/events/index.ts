@@ -3,4 +3,5 @@ import type { VerbTable } from '../../app/verb.js';
 
 export const verbs: VerbTable = {
   tail: () => import('./tail.js'),
+  stats: () => import('./stats.js'),
 };

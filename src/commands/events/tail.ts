@@ -25,8 +25,9 @@ import { defaultColumns } from '../../api/resource-fields.js';
 import { feed, type FeedEvent } from '../../features/events/feed.js';
 import { Forwarder, forwardNote, forwardUrl } from '../../features/events/forward.js';
 import { EventRenderer } from '../../features/events/render.js';
-import { RingBuffer, eventFilter } from '../../features/events/select.js';
+import { RingBuffer, eventFilter, warnUnknownTypes } from '../../features/events/select.js';
 import { nextPageCommand } from '../../features/list.js';
+import { namesFor } from '../../features/names.js';
 import type { Command } from 'commander';
 import { collect, examples, fieldsOption } from '../declare.js';
 
@@ -59,7 +60,7 @@ export function declare(command: Command): void {
     .option('--after <cursor>', 'start after this cursor')
     .option('--resume', 'start from the cursor saved for this profile')
     .option('--from-start', 'with --resume: read the feed from its oldest event, replacing the saved cursor as it goes')
-    .option('--type <type>', 'only this type, or a prefix such as order. (repeatable)', collect, [])
+    .option('--type <type>', 'only this type, or a prefix such as order. (repeatable)', collect)
     .option('-n, --last <n>', 'print only the last N events of the catch-up')
     .option('--limit <n>', `page size, ${API_LIMITS.pageSizeMin}-${API_LIMITS.pageSizeMax}`)
     .option('--interval <seconds>', 'polling interval with --follow (default 2)')
@@ -104,6 +105,7 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
     campaignId: validate.optionalUuid(opts.campaign, '--campaign'),
     sinceMicros: parseSince(opts.since, Date.now()),
   };
+  warnUnknownTypes(opts.type, (line) => ctx.io.info(line));
   const target = opts.forwardTo === undefined ? undefined : forwardUrl(opts.forwardTo);
   const secret = target === undefined ? undefined : (await resolveWebhookSecret(ctx, { stdinFlag: false })).secret;
 
@@ -120,6 +122,8 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
 
   const output = await ctx.output();
   const renderer = new EventRenderer(output, { csvColumns: defaultColumns('event'), notes: target !== undefined });
+  // Names of brands and campaigns, for a person's table only (no request for JSON, JSON lines, CSV).
+  if (ctx.format === 'table' && !output.fields) renderer.names = await namesFor(client, ctx.signal, { campaigns: true });
   const forwarder =
     target && secret
       ? new Forwarder({ url: target, secret, proxy: ctx.proxy(), maxAttempts: FORWARD_ATTEMPTS, signal: ctx.signal, onRetry: (line) => ctx.io.info(terminalSafeLine(line)) })

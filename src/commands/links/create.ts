@@ -16,7 +16,9 @@ import { apiErrorCode } from '../../api/error-codes.js';
 import type { CreateLinkRequest, Me, PersonalLink, TenantCustomField } from '../../api/types.js';
 import type { Context } from '../../app/context.js';
 import type { Prompter } from '../../core/prompter.js';
-import { ApiError, UsageError } from '../../core/errors.js';
+import { ApiError, FailureError, UsageError } from '../../core/errors.js';
+import { terminalSafeLine } from '../../core/sanitize.js';
+import { namesFor } from '../../features/names.js';
 import {
   LIMITS,
   RequestChecks,
@@ -27,7 +29,6 @@ import {
   unansweredRequired,
   withoutUndefined,
 } from '../../features/fields.js';
-import { labelsOf, type FieldLabels } from '../../features/answers.js';
 import { brandNames, chooseLocale } from '../../features/choose.js';
 import { askEmail, askMessage, askName, findActiveCampaign, pickBrand, pickCampaign } from './prompt.js';
 import { renderLink } from './show.js';
@@ -78,7 +79,7 @@ export function declare(command: Command): void {
     .option('--email <email>', `player's e-mail (max ${API_LIMITS.linkEmail})`)
     .option('--message <text>', `note shown on the claim page (max ${API_LIMITS.linkMessage})`)
     .option('--locale <locale>', "language, one of the account's locales (default en-US)")
-    .option('--field <field=value>', 'custom field answer by id or label; CHECKBOX takes true/false (repeatable)', collect, [])
+    .option('--field <field=value>', 'custom field answer by id or label; CHECKBOX takes true/false (repeatable)', collect)
     .option('--idempotency-key <key>', 'reuse a key to retry safely (default: a fresh UUID)')
     .option('--from-file <file>', 'bulk: CSV with a header row or JSON lines; - reads stdin')
     .option('--concurrency <n>', 'bulk: requests in flight at once (default 8)')
@@ -132,7 +133,9 @@ export async function run(ctx: Context, opts: CreateOptions): Promise<number | v
     answers = await promptAnswers(prompter, fields, answers);
     if (answers.length > 0) body.customFields = answers;
     // Both required members are set by now: checked as flags, or asked for in the guided flow.
-    await create(ctx, client, withoutUndefined(body) as CreateLinkRequest, idempotencyKey, labelsOf(fields));
+    const request = withoutUndefined(body) as CreateLinkRequest;
+    await confirmLink(ctx, prompter, request, campaign?.name, me);
+    await create(ctx, client, request, idempotencyKey, me);
     return;
   }
 
@@ -151,7 +154,7 @@ export async function run(ctx: Context, opts: CreateOptions): Promise<number | v
   body.brandId ??= await brandWhenNeeded(ctx, client, readMe, body.campaignId!, prompter);
   const request = withoutUndefined(body) as CreateLinkRequest;
   try {
-    await create(ctx, client, request, idempotencyKey, fields ? labelsOf(fields) : new Map());
+    await create(ctx, client, request, idempotencyKey, meRead ? await meRead : undefined);
   } catch (error) {
     // The service names a required custom field left unanswered: on a terminal, ask for it and send again.
     if (!(prompter && fields === undefined && error instanceof ApiError && requiredFieldsMissing(error))) throw error;
@@ -160,7 +163,7 @@ export async function run(ctx: Context, opts: CreateOptions): Promise<number | v
     const answers = await promptAnswers(prompter, unansweredRequired(accountFields, []), []);
     if (answers.length === 0) throw error;
     // A refusal is not stored, so the same Idempotency-Key carries the completed request.
-    await create(ctx, client, { ...request, customFields: answers }, idempotencyKey, labelsOf(accountFields));
+    await create(ctx, client, { ...request, customFields: answers }, idempotencyKey, me);
   }
 }
 
@@ -206,7 +209,30 @@ async function brandWhenNeeded(ctx: Context, client: ApiClient, readMe: () => Pr
   throw new UsageError(`--brand: required: campaign "${campaign.name}" has several brands: ${choices}`);
 }
 
-async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, idempotencyKey: string, labels: FieldLabels): Promise<void> {
+/** The guided flow's one confirmation: what will be sent, by name, then yes/no (on stderr). */
+async function confirmLink(ctx: Context, prompter: Prompter, body: CreateLinkRequest, campaignName: string | undefined, me: Me): Promise<void> {
+  const { chalk } = await ctx.output();
+  const brand = me.brands?.find((candidate) => candidate.id === body.brandId)?.name;
+  const label = new Map((me.tenant.customFields ?? []).map((field) => [field.id, field.label]));
+  const rows: [string, string | undefined][] = [
+    ['Campaign', campaignName ? `${campaignName} (${body.campaignId})` : body.campaignId],
+    ['Brand', body.brandId ? (brand ? `${brand} (${body.brandId})` : body.brandId) : undefined],
+    ['Player', body.fullName],
+    ['E-mail', body.email],
+    ['Message', body.message],
+    ['Language', body.locale],
+    ...(body.customFields ?? []).map((answer): [string, string] => [
+      label.get(answer.fieldId) ?? answer.fieldId,
+      'checked' in answer && answer.checked !== undefined ? (answer.checked ? 'yes' : 'no') : String((answer as { textValue?: string }).textValue ?? ''),
+    ]),
+  ];
+  const shown = rows.filter((row): row is [string, string] => row[1] !== undefined && row[1] !== '');
+  const width = Math.max(...shown.map(([name]) => terminalSafeLine(name).length)) + 1;
+  for (const [name, value] of shown) ctx.io.info(`${chalk.bold(`${terminalSafeLine(name)}:`.padEnd(width + 1))} ${terminalSafeLine(value)}`);
+  if (!(await prompter.confirm('Create this link?', true))) throw new FailureError('link not created: you declined', 'declined');
+}
+
+async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, idempotencyKey: string, me?: Me): Promise<void> {
   let response: ApiResponse<PersonalLink>;
   try {
     response = await createPersonalLink(client, body, { idempotencyKey, signal: ctx.signal });
@@ -220,7 +246,7 @@ async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, 
   if (ctx.format === 'table' && link.status === 'REQUESTED') {
     ctx.io.info(output.chalk.yellow('The link waits for your team\'s approval before the player can claim it.'));
   }
-  await output.object(link, (value) => renderLink(output, value, labels));
+  await output.object(link, async (value) => renderLink(output, value, await namesFor(client, ctx.signal, { me, campaigns: value.campaignId !== null })));
 }
 
 function explainRefusal(error: ApiError): ApiError {

@@ -35,6 +35,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     noun: 'links',
     command: 'svc links ls',
     filters: { '--brand': opts.brand, '--campaign': opts.campaign, '--status': opts.status },
-    columns: linkColumns,
+    columns: (names) => linkColumns(names),
+    names: 'campaigns',
   });
 }

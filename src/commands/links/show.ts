@@ -1,18 +1,20 @@
 /** How one link reads for a person: the claim URL first, then its state. Shared by get, create and cancel. */
 import type { PersonalLink } from '../../api/types.js';
 import type { Output } from '../../core/output.js';
-import { answerLines, type FieldLabels } from '../../features/answers.js';
+import { Names } from '../../features/names.js';
+import { paintStatus } from '../../features/status.js';
+import { answerLines } from '../../features/answers.js';
 
-export function renderLink(output: Output, link: PersonalLink, labels: FieldLabels = new Map()): string {
+export function renderLink(output: Output, link: PersonalLink, names: Names = new Names()): string {
   const { chalk } = output;
-  const answers = answerLines(output, link.customFields, labels);
+  const answers = answerLines(output, link.customFields, names.fields);
   return [
     ...output.details([
       { label: 'Claim URL', value: link.claimUrl, whole: true, paint: chalk.cyan },
       { label: 'ID', value: link.id, whole: true },
-      { label: 'Status', value: link.status },
-      { label: 'Campaign', value: link.campaignId ?? (link.selection === 'CATALOG' ? 'catalog selection' : null), whole: true },
-      { label: 'Brand', value: link.brandId, whole: true },
+      { label: 'Status', value: link.status, paint: paintStatus(chalk, link.status) },
+      link.campaignId ? names.campaignRow('Campaign', link.campaignId) : { label: 'Campaign', value: link.selection === 'CATALOG' ? 'catalog selection' : null },
+      names.brandRow('Brand', link.brandId),
       { label: 'Created', value: link.createdAt, whole: true },
       { label: 'Expires', value: link.expiresAt ?? 'never', whole: true },
       ...(link.approvedAt ? [{ label: 'Approved', value: link.approvedAt, whole: true }] : []),

@@ -1,6 +1,6 @@
 import { getRewardStoreOrder } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
-import { fieldLabels } from '../../features/answers.js';
+import { namesFor } from '../../features/names.js';
 import * as validate from '../../api/checks.js';
 import { renderOrder } from './show.js';
 import type { Command } from 'commander';
@@ -19,5 +19,5 @@ export async function run(ctx: Context, _opts: unknown, [id]: string[]): Promise
   const client = await ctx.client();
   const order = (await getRewardStoreOrder(client, orderId, { signal: ctx.signal })).body;
   const output = await ctx.output();
-  await output.object(order, async (value) => renderOrder(output, value, await fieldLabels(client, ctx.signal)));
+  await output.object(order, async (value) => renderOrder(output, value, await namesFor(client, ctx.signal)));
 }

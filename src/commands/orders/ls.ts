@@ -4,6 +4,7 @@ import type { Context } from '../../app/context.js';
 import * as validate from '../../api/checks.js';
 import { runList, type ListFlags } from '../../features/list.js';
 import { formatPrice } from '../../features/price.js';
+import { paintStatus } from '../../features/status.js';
 import type { Command } from 'commander';
 import { enumOption, examples, listOptions } from '../declare.js';
 
@@ -35,14 +36,15 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     noun: 'orders',
     command: 'svc orders ls',
     filters: { '--brand': opts.brand, '--store': opts.store, '--status': opts.status },
-    columns: [
+    columns: (names) => [
       { header: 'ID', value: (o) => o.id, id: true },
       { header: 'Reference', value: (o) => o.reference, id: true, priority: 4 },
-      { header: 'Status', value: (o) => o.status, id: true },
+      { header: 'Status', value: (o) => o.status, id: true, paint: (o, chalk) => paintStatus(chalk, o.status) },
       { header: 'Gift', value: (o) => o.productName },
       { header: 'Price', value: (o) => formatPrice(o.coinPrice, o.currency), priority: 3 },
+      { header: 'Brand', value: (o) => names.brand(o.brandId) ?? o.brandId, priority: 2 },
       { header: 'Country', value: (o) => o.deliveryCountry, id: true, priority: 1 },
-      { header: 'Created', value: (o) => o.createdAt, id: true, priority: 2 },
+      { header: 'Created', value: (o) => o.createdAt, id: true, priority: 1 },
     ],
   });
 }

@@ -20,7 +20,8 @@ import type { Draft } from './place-body.js';
 /** What the walk read, for the summary: the store as read and the gift chosen. */
 export interface Shown {
   store: RewardStore;
-  gift: StoreGift;
+  /** undefined when the store read for the order's country does not offer the gift */
+  gift?: StoreGift;
 }
 
 /** `tell` shows a line to the person (stderr): choices made for them, such as the only orderable colour. */
@@ -29,10 +30,19 @@ export async function walk(prompter: Prompter, client: ApiClient, me: Me, draft:
   draft.storeId = summary.id;
   draft.brandId ??= await chooseBrand(prompter, summary, me.brands);
   const address = draft.recipient.address;
+  const countryGiven = address.country !== undefined;
   address.country ??= await askCountry(prompter);
   draft.locale ??= await chooseLocale(prompter, 'Language (gift names, e-mails)', me.tenant.locales ?? []);
-  const store = (await getRewardStore(client, summary.id, { brandId: draft.brandId, country: address.country as CountryCode, locale: draft.locale }, { signal })).body;
+  const brandId = draft.brandId;
+  const read = async () => (await getRewardStore(client, summary.id, { brandId, country: address.country as CountryCode, locale: draft.locale }, { signal })).body;
+  let store = await read();
   if (store.phase !== 'LIVE') throw new FailureError(`store "${store.name}" is not taking orders yet (opens ${store.startsAt ?? 'later'})`, 'reward_store_not_live');
+  // A country where the chosen gift (or every gift) is not sold is asked again, with the reason.
+  while (!countryGiven && (draft.productId === undefined ? giftsOf(store).length === 0 : !giftsOf(store).some((gift) => gift.productId === draft.productId))) {
+    tell(`${draft.productId === undefined ? 'No gift of this store is' : 'This gift is not'} sold in ${address.country}: choose another delivery country.`);
+    address.country = await askCountry(prompter);
+    store = await read();
+  }
   const gift = await chooseGift(prompter, store, draft.productId);
   draft.productId = gift.productId;
   draft.variations = await chooseVariations(prompter, gift, draft.variations ?? {}, tell);
@@ -65,7 +75,7 @@ async function chooseBrand(prompter: Prompter, store: RewardStoreSummary, brands
   return prompter.select('Brand', store.brandIds.map((id) => ({ name: name(id), value: id, description: id })));
 }
 
-async function askCountry(prompter: Prompter): Promise<string> {
+export async function askCountry(prompter: Prompter): Promise<string> {
   const value = await prompter.input('Delivery country (two letters, e.g. DE)', {
     required: true,
     validate: (text) => promptRule(() => validate.country(text, 'country')),
@@ -116,6 +126,17 @@ export async function chooseVariations(
     }
   }
   return chosen;
+}
+
+function giftsOf(store: RewardStore): StoreGift[] {
+  return (store.sections ?? []).flatMap((section) => section.items ?? []);
+}
+
+/** The gift's orderable combinations, as `--variation` takes them: `size=M color=Black; size=L color=Black`. */
+export function describeOrderable(gift: StoreGift): string {
+  const combinations = gift.combinations ?? [];
+  if (combinations.length === 0) return 'none';
+  return combinations.map((combination) => Object.entries(combination.variations).map(([name, value]) => `${name}=${value}`).join(' ')).join('; ');
 }
 
 /** The dimension's values that, with the choices so far, match one of the gift's orderable combinations. */

@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { apiErrorCode } from '../../api/error-codes.js';
 import { getMe, placeRewardStoreOrder } from '../../api/resources.js';
 import { ApiClient } from '../../api/client.js';
-import type { PlaceOrderRequest, RewardStoreOrder } from '../../api/types.js';
+import type { Me, PlaceOrderRequest, RewardStore, RewardStoreOrder } from '../../api/types.js';
 import type { Context } from '../../app/context.js';
-import { fieldLabels, labelsOf, type FieldLabels } from '../../features/answers.js';
+import { namesFor } from '../../features/names.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { canonicalJson } from '../../core/canonical-json.js';
@@ -18,7 +18,7 @@ import { readFileOrStdin } from '../../core/stdin.js';
 import { RequestChecks, checkIdempotencyKey, parseFieldFlags, promptAnswers, requireAnswers, unansweredRequired } from '../../features/fields.js';
 import { ORDER_FLAGS, checkOrder, draftFromFlags, parseOrderFile, rejectBodyFlags, toRequest, type Draft, type PlaceOptions } from './place-body.js';
 import { describeVariations, explainOrderRefusal, type OrderSource } from './place-errors.js';
-import { askAgain, canAskAgain, walk, type Shown } from './place-prompt.js';
+import { askAgain, askCountry, canAskAgain, chooseVariations, describeOrderable, walk, type Shown } from './place-prompt.js';
 import { formatPrice } from '../../features/price.js';
 import { renderOrder } from './show.js';
 import type { Command } from 'commander';
@@ -34,8 +34,8 @@ interface Prepared {
   client: ApiClient;
   body: PlaceOrderRequest;
   shown?: Shown;
-  /** custom-field labels, when /me was already read to build the request */
-  labels?: FieldLabels;
+  /** GET /me, when it was already read to build the request (names for the views) */
+  me?: Me;
   /** the answers the request was built from (flags and prompts), to correct one the service refuses */
   draft?: Draft;
 }
@@ -49,7 +49,7 @@ export function declare(command: Command): void {
     .option('--store <id>', 'store id (a LIVE store)')
     .option('--brand <id>', 'brand the store was read for')
     .option('--product <id>', 'gift (productId)')
-    .option('--variation <name=value>', 'one value per option dimension (repeatable)', collect, [])
+    .option('--variation <name=value>', 'one value per option dimension (repeatable)', collect)
     .option('--price <coins>', 'the coin price the player saw')
     .option('--country <cc>', 'delivery country, two letters')
     .option('--name <name>', `recipient name (max ${API_LIMITS.recipientName})`)
@@ -60,7 +60,7 @@ export function declare(command: Command): void {
     .option('--email <email>', 'recipient e-mail for status updates')
     .option('--details <text>', `additional details (max ${thousands(API_LIMITS.additionalDetails)})`)
     .option('--locale <locale>', 'language for e-mails and the product name (default en-US)')
-    .option('--field <field=value>', 'custom field answer by id or label (repeatable)', collect, [])
+    .option('--field <field=value>', 'custom field answer by id or label (repeatable)', collect)
     .option('--from-file <file>', 'the request body as JSON (- reads stdin); the same file again replays, never orders twice')
     .option('--idempotency-key <key>', 'retry safely with the same key')
     .option('-y, --yes', 'place without the final confirmation on a TTY')
@@ -78,12 +78,12 @@ export function declare(command: Command): void {
 
 export async function run(ctx: Context, opts: PlaceOptions): Promise<void> {
   const givenKey = opts.idempotencyKey === undefined ? undefined : checkIdempotencyKey(opts.idempotencyKey);
-  const { client, body, shown, labels, draft } = opts.fromFile !== undefined ? await fromFile(ctx, opts, opts.fromFile) : await fromFlags(ctx, opts);
+  const { client, body, shown, me, draft } = opts.fromFile !== undefined ? await fromFile(ctx, opts, opts.fromFile) : await fromFlags(ctx, opts);
   // Running the same order file again (after a time-out, say) must not order twice: its key comes
   // from its content. Flags and the guided flow are a new decision each time: a fresh key.
   const idempotencyKey = givenKey ?? (opts.fromFile !== undefined ? fileKey(body) : ApiClient.newIdempotencyKey());
   if (ctx.io.canPrompt() && !opts.yes && !ctx.options.dryRun) await confirm(ctx, body, shown);
-  const correct = draft && ctx.io.canPrompt() ? correctRefused(ctx, draft) : undefined;
+  const correct = draft && ctx.io.canPrompt() ? correctRefused(ctx, client, draft, shown) : undefined;
   const order = await placeWithConsent(ctx, client, body, idempotencyKey, shown, opts.fromFile !== undefined ? 'file' : 'flags', correct);
   // --dry-run: the request was printed instead of sent.
   if (order === undefined) return;
@@ -91,7 +91,7 @@ export async function run(ctx: Context, opts: PlaceOptions): Promise<void> {
   if (ctx.format === 'table') {
     ctx.io.info(output.chalk.green(terminalSafeLine(`Order ${order.reference} placed: deduct ${formatPrice(order.coinPrice, order.currency)} from the player.`)));
   }
-  await output.object(order, async (value) => renderOrder(output, value, labels ?? (await fieldLabels(client, ctx.signal))));
+  await output.object(order, async (value) => renderOrder(output, value, await namesFor(client, ctx.signal, { me })));
 }
 
 function fileKey(body: PlaceOrderRequest): string {
@@ -121,9 +121,26 @@ async function fromFlags(ctx: Context, opts: PlaceOptions): Promise<Prepared> {
     shown = await walk(ctx.prompter(), client, me, draft, ctx.signal, (line) => ctx.io.info(line));
   } else if (ctx.io.canPrompt()) {
     draft.customFields = await promptAnswers(ctx.prompter(), unansweredRequired(fields, draft.customFields), draft.customFields);
+    // The confirmation shows names and the store's currency, not ids: read the store for them.
+    if (!opts.yes) shown = await readShown(client, draft, ctx.signal);
   }
   requireAnswers(fields, draft.customFields ?? []);
-  return { client, body: toRequest(checkOrder(draft, flagName, true)), shown, labels: labelsOf(fields), draft };
+  return { client, body: toRequest(checkOrder(draft, flagName, true)), shown, me, draft };
+}
+
+/** The store and gift as the order names them, for a person's confirmation; undefined when they cannot be read. */
+async function readShown(client: ApiClient, draft: Draft, signal: AbortSignal): Promise<Shown | undefined> {
+  try {
+    const store = await client.get<RewardStore>(`/reward-stores/${draft.storeId}`, {
+      query: { brandId: draft.brandId, country: draft.recipient.address.country, locale: draft.locale },
+      signal,
+      retry: false,
+    });
+    const gift = (store.sections ?? []).flatMap((section) => section.items ?? []).find((item) => item.productId === draft.productId);
+    return gift ? { store, gift } : { store, gift: undefined };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -131,14 +148,45 @@ async function fromFlags(ctx: Context, opts: PlaceOptions): Promise<Prepared> {
  * its country needs): the person is told why and asked for those fields only; every other answer is
  * kept, and the corrected request is returned.
  */
-function correctRefused(ctx: Context, draft: Draft): Correct {
+function correctRefused(ctx: Context, client: ApiClient, draft: Draft, shown: Shown | undefined): Correct {
   return async (error) => {
     const fields = error.fieldErrors.map((entry) => entry.field);
+    // The gift is not sold where it would go: ask for another country, with the reason.
+    if (apiErrorCode(error) === 'gift_not_available' && error.problem.reason === 'NOT_SOLD_IN_COUNTRY') {
+      ctx.io.info(terminalSafeLine(`The gift is not sold in ${draft.recipient.address.country}: choose another delivery country.`));
+      draft.recipient.address.country = await askCountry(ctx.prompter());
+      if (shown) shown.store = (await readShown(client, draft, ctx.signal))?.store ?? shown.store;
+      return toRequest(checkOrder(draft, flagName, true));
+    }
+    // Options that match no orderable combination: list those that do and ask again.
+    if (variationsRefused(error)) {
+      const gift = (shown?.gift ? shown : await readShown(client, draft, ctx.signal))?.gift;
+      if (!gift || gift.combinations.length === 0) return undefined;
+      ctx.io.info(terminalSafeLine(`${describeVariations(draft.variations ?? {})} cannot be ordered; orderable now: ${describeOrderable(gift)}`));
+      draft.variations = await chooseVariations(ctx.prompter(), gift, {}, (line) => ctx.io.info(terminalSafeLine(line)));
+      return toRequest(checkOrder(draft, flagName, true));
+    }
     if (apiErrorCode(error) !== 'invalid_request' || !canAskAgain(fields)) return undefined;
     for (const entry of error.fieldErrors) ctx.io.info(terminalSafeLine(`The service refused ${entry.field}: ${entry.message}`));
     await askAgain(ctx.prompter(), draft, fields);
     return toRequest(checkOrder(draft, flagName, true));
   };
+}
+
+/** Whether a refusal is about the options chosen: sold out, or no combination of the gift has them. */
+function variationsRefused(error: ApiError): boolean {
+  return error.code === 'out_of_stock' || (error.code === 'invalid_request' && error.fieldErrors.length > 0 && error.fieldErrors.every((entry) => entry.field.startsWith('variations')));
+}
+
+/**
+ * Options that match no combination of the gift get the orderable combinations as their hint (the
+ * store is read for them when needed); a sold-out one keeps the hint to look at the store.
+ */
+async function withOrderable(error: ApiError, client: ApiClient, body: PlaceOrderRequest, shown: Shown | undefined, signal: AbortSignal): Promise<ApiError> {
+  if (error.code === 'out_of_stock' || !variationsRefused(error)) return error;
+  const gift = shown?.gift ?? (await readShown(client, { storeId: body.storeId, brandId: body.brandId, productId: body.productId, locale: body.locale, recipient: { address: { country: body.recipient.address.country } } }, signal))?.gift;
+  if (!gift || gift.combinations.length === 0) return error;
+  return error.explained(error.message, `orderable now: ${describeOrderable(gift).split('; ').map((combination) => combination.split(' ').map((pair) => `--variation ${pair}`).join(' ')).join(' | ')}`);
 }
 
 /** The order as the person will be charged for it, then yes/no. Shown on stderr, never stored. */
@@ -152,9 +200,10 @@ async function confirm(ctx: Context, body: PlaceOrderRequest, shown: Shown | und
 export function summary(body: PlaceOrderRequest, shown: Shown | undefined): string[] {
   const { recipient } = body;
   const { address } = recipient;
-  const gift = shown ? `${shown.gift.name} (${body.productId})` : body.productId;
+  const gift = shown?.gift ? `${shown.gift.name} (${body.productId})` : body.productId;
   return [
     `Store:      ${shown ? `${shown.store.name} (${body.storeId})` : body.storeId}`,
+    ...(shown?.store?.brand?.name ? [`Brand:      ${shown.store.brand.name} (${body.brandId})`] : []),
     `Gift:       ${gift}`,
     `Options:    ${Object.keys(body.variations).length ? describeVariations(body.variations) : 'none'}`,
     `Price:      ${shown ? formatPrice(body.coinPrice, shown.store.currency) : body.coinPrice}`,
@@ -196,7 +245,7 @@ async function placeWithConsent(
         continue;
       }
       const current = error.problem.coinPrice;
-      if (apiErrorCode(error) !== 'price_changed' || !current || !ctx.io.canPrompt()) throw explainOrderRefusal(error, body, source);
+      if (apiErrorCode(error) !== 'price_changed' || !current || !ctx.io.canPrompt()) throw await withOrderable(explainOrderRefusal(error, body, source), client, body, shown, ctx.signal);
       const price = (value: string) => (shown ? formatPrice(value, shown.store.currency) : value);
       ctx.io.info(terminalSafeLine(`The price changed: the order was sent at ${price(body.coinPrice)}, the gift now costs ${price(current)}. Nothing was ordered.`));
       if (!(await ctx.prompter().confirm(`Place the order again at ${price(current)}?`, false))) {

@@ -11,6 +11,7 @@ import { isRefusedCursor } from '../../api/cursor-refusal.js';
 import { Ledger, ledgerPlace, readRefundCursor, refundCursorRefused } from '../../features/refunds/ledger.js';
 import { currencyName, totalsByCurrency, type Refund } from '../../features/refunds/refund.js';
 import { dueRefunds } from '../../features/refunds/source.js';
+import { Names, namesFor } from '../../features/names.js';
 import type { Command } from 'commander';
 import { examples } from '../declare.js';
 import { ledgerOption } from './ledger-option.js';
@@ -59,18 +60,19 @@ export async function run(ctx: Context, opts: DueOptions): Promise<number | void
   }
   if (output.format !== 'table') return;
   if (forTable.length === 0) ctx.io.info('No refunds due.');
-  else await output.io.write(await dueTable(output, forTable));
+  else await output.io.write(await dueTable(output, forTable, await namesFor(client, ctx.signal)));
 }
 
 /** The table a person reads: one row per refund, then one total per currency (exact decimals). */
-export async function dueTable(output: Output, refunds: readonly Refund[]): Promise<string> {
+export async function dueTable(output: Output, refunds: readonly Refund[], names: Names = new Names()): Promise<string> {
   const table = await output.table(
     [
-      { header: 'ORDER ID', value: (r: Refund) => terminalSafeLine(r.orderId), id: true },
-      { header: 'COIN PRICE', value: (r: Refund) => terminalSafeLine(r.coinPrice ?? '?') },
-      { header: 'CURRENCY', value: (r: Refund) => terminalSafeLine(currencyName(r.currency)) },
-      { header: 'REFERENCE', value: (r: Refund) => terminalSafeLine(r.reference ?? ''), id: true, priority: 2 },
-      { header: 'CANCELLED AT', value: (r: Refund) => terminalSafeLine(r.cancelledAt ?? ''), id: true, priority: 1 },
+      { header: 'Order ID', value: (r: Refund) => terminalSafeLine(r.orderId), id: true },
+      { header: 'Coin price', value: (r: Refund) => terminalSafeLine(r.coinPrice ?? '?') },
+      { header: 'Currency', value: (r: Refund) => terminalSafeLine(currencyName(r.currency)) },
+      { header: 'Reference', value: (r: Refund) => terminalSafeLine(r.reference ?? ''), id: true, priority: 2 },
+      { header: 'Brand', value: (r: Refund) => terminalSafeLine(names.brand(r.brandId) ?? r.brandId ?? ''), priority: 0 },
+      { header: 'Cancelled at', value: (r: Refund) => terminalSafeLine(r.cancelledAt ?? ''), id: true, priority: 1 },
     ],
     [...refunds],
   );

@@ -25,11 +25,11 @@ export async function run(ctx: Context, opts: LsOptions): Promise<number | void>
   await output.list([{ items: ledger.list(), nextCursor: null }], {
     noun: `refunds in ${place.path}`,
     columns: [
-      { header: 'ORDER ID', value: (e: LedgerEntry) => terminalSafeLine(e.orderId), id: true },
-      { header: 'COIN PRICE', value: (e: LedgerEntry) => terminalSafeLine(e.coinPrice ?? '') },
-      { header: 'CURRENCY', value: (e: LedgerEntry) => terminalSafeLine(currencyName(e.currency)) },
-      { header: 'EVENT ID', value: (e: LedgerEntry) => terminalSafeLine(e.eventId ?? ''), id: true, priority: 2 },
-      { header: 'REFUNDED AT', value: (e: LedgerEntry) => terminalSafeLine(e.refundedAt), id: true, priority: 1 },
+      { header: 'Order ID', value: (e: LedgerEntry) => terminalSafeLine(e.orderId), id: true },
+      { header: 'Coin price', value: (e: LedgerEntry) => terminalSafeLine(e.coinPrice ?? '') },
+      { header: 'Currency', value: (e: LedgerEntry) => terminalSafeLine(currencyName(e.currency)) },
+      { header: 'Event ID', value: (e: LedgerEntry) => terminalSafeLine(e.eventId ?? ''), id: true, priority: 2 },
+      { header: 'Refunded at', value: (e: LedgerEntry) => terminalSafeLine(e.refundedAt), id: true, priority: 1 },
     ],
   });
 }

@@ -2,6 +2,7 @@ import { listRewardStores } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
 import * as validate from '../../api/checks.js';
 import { runList, type ListFlags } from '../../features/list.js';
+import { paintStatus } from '../../features/status.js';
 import type { Command } from 'commander';
 import { examples, listOptions } from '../declare.js';
 
@@ -26,7 +27,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     columns: [
       { header: 'ID', value: (s) => s.id, id: true },
       { header: 'Name', value: (s) => s.name },
-      { header: 'Phase', value: (s) => s.phase, id: true },
+      { header: 'Phase', value: (s) => s.phase, id: true, paint: (s, chalk) => paintStatus(chalk, s.phase) },
       { header: 'Brands', value: (s) => (s.brandIds ?? []).length, priority: 1 },
       { header: 'Starts', value: (s) => s.startsAt ?? 'open', id: true, priority: 2 },
       { header: 'Ends', value: (s) => s.endsAt ?? 'never', id: true, priority: 3 },

@@ -3,7 +3,7 @@ import { getRewardStore } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
 import stringWidth from 'string-width';
 import type { Output } from '../../core/output.js';
-import { truncate } from '../../core/output.js';
+import { truncate, wrapLine } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { UsageError } from '../../core/errors.js';
 import * as validate from '../../api/checks.js';
@@ -53,9 +53,9 @@ export async function renderStore(output: Output, store: RewardStore): Promise<s
   const lines = [
     // The id stays whole; the name gives way to it.
     `${chalk.bold(truncate(terminalSafeLine(store.name), Math.max(1, width - stringWidth(id) - 2)))}  ${chalk.dim(id)}`,
-    fit(
+    ...wrapLine(terminalSafeLine(
       `${store.phase}${store.startsAt ? ` from ${store.startsAt}` : ''}${store.endsAt ? ` until ${store.endsAt}` : ''} · ${store.brand?.name ?? ''} · ${store.country} · ${store.locale} · prices in ${store.currency?.name ?? ''}${currency && currency !== store.currency?.name ? ` (${currency})` : ''}`,
-    ),
+    ), width),
   ];
   if (store.description) lines.push('', ...String(store.description).split('\n').map(fit));
   if (store.phase !== 'LIVE') lines.push('', chalk.yellow('This store takes no orders until it is LIVE.'));
@@ -63,23 +63,68 @@ export async function renderStore(output: Output, store: RewardStore): Promise<s
   if (sections.length === 0) lines.push('', chalk.dim('No gifts can be ordered for this country now.'));
   for (const section of sections) {
     lines.push('', chalk.bold(fit(section.name)));
-    lines.push(
-      (
-        await output.table(
-          [
-            { header: 'Gift', value: (gift: StoreGift) => gift.name },
-            { header: 'Price', value: (gift: StoreGift) => formatPrice(gift.coinPrice, store.currency), id: true },
-            { header: 'Options', value: (gift: StoreGift) => describeOptions(gift), multiline: true, priority: 2 },
-            { header: 'Orderable combinations', value: (gift: StoreGift) => describeCombinations(gift), multiline: true, priority: 1 },
-            { header: 'Product ID', value: (gift: StoreGift) => gift.productId, id: true },
-          ],
-          section.items ?? [],
-          { ruled: true },
-        )
-      ).trimEnd(),
-    );
+    // A table where every gift's options and combinations fit whole; else one block per gift, wrapped.
+    const table = (
+      await output.table(
+        [
+          { header: 'Gift', value: (gift: StoreGift) => gift.name },
+          { header: 'Price', value: (gift: StoreGift) => formatPrice(gift.coinPrice, store.currency), id: true },
+          { header: 'Options', value: (gift: StoreGift) => describeOptions(gift), multiline: true },
+          { header: 'Orderable combinations', value: (gift: StoreGift) => describeCombinations(gift), multiline: true },
+          { header: 'Product ID', value: (gift: StoreGift) => gift.productId, id: true },
+        ],
+        section.items ?? [],
+        { ruled: true, width: Number.MAX_SAFE_INTEGER },
+      )
+    ).trimEnd();
+    if (table.split('\n').every((line) => stringWidth(line) <= width)) lines.push(table);
+    else for (const gift of section.items ?? []) lines.push(...giftLines(output, gift, formatPrice(gift.coinPrice, store.currency), width));
   }
   return lines.join('\n');
+}
+
+/**
+ * One gift as a block: name, price and product id on its first line (the id whole, the name gives
+ * way), then its description, each option with its values and the orderable combinations, which
+ * wrap rather than shrink: they are what --variation needs.
+ */
+function giftLines(output: Output, gift: StoreGift, price: string, width: number): string[] {
+  const { chalk } = output;
+  const id = terminalSafeLine(gift.productId);
+  const priced = `  ${terminalSafeLine(price)}`;
+  const room = width - 2 - stringWidth(priced) - 2 - stringWidth(id);
+  const head =
+    room >= 8
+      ? [`  ${chalk.bold(truncate(terminalSafeLine(gift.name), room))}${priced}  ${chalk.dim(id)}`]
+      : [`  ${chalk.bold(truncate(terminalSafeLine(gift.name), Math.max(1, width - 2 - stringWidth(priced))))}${priced}`, `    ${chalk.dim(id)}`];
+  const indent = '    ';
+  const wrapped = (text: string, paint: (line: string) => string = (line) => line) =>
+    wrapLine(text, Math.max(8, width - indent.length)).map((line) => `${indent}${paint(line)}`);
+  const description = (gift.description ?? '').split('\n').filter((line) => line.trim() !== '');
+  const dimensions = gift.dimensions ?? [];
+  return [
+    ...head,
+    ...description.flatMap((line) => wrapped(terminalSafeLine(line), chalk.dim)),
+    ...(dimensions.length === 0 ? wrapped('No options') : describeOptions(gift).split('\n').flatMap((line) => wrapped(line))),
+    ...(dimensions.length === 0 ? [] : wrapItems('Orderable: ', describeCombinations(gift).split('\n'), Math.max(8, width - indent.length)).map((line) => `${indent}${line}`)),
+  ];
+}
+
+/** Items joined with ` · `, wrapped between items (an item is broken only when it alone is too wide). */
+function wrapItems(prefix: string, items: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  let line = prefix;
+  for (const [index, item] of items.entries()) {
+    const piece = index === items.length - 1 ? item : `${item} ·`;
+    if (line.trim() !== prefix.trim() && stringWidth(`${line} ${piece}`) > width) {
+      lines.push(line);
+      line = ' '.repeat(stringWidth(prefix)) + piece;
+    } else {
+      line = line === prefix ? `${prefix}${piece}` : `${line} ${piece}`;
+    }
+  }
+  lines.push(line);
+  return lines.flatMap((text) => wrapLine(text, width));
 }
 
 /** One line per dimension; every part from the API is made safe here, since the lines are the view's own. */

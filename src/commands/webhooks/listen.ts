@@ -114,6 +114,9 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
   }
   const output = await ctx.output();
   const renderer = new EventRenderer(output);
+  // A person at one terminal sees each delivery once: its line (time, id, type, verdict) on stderr;
+  // the event table on stdout is for when stdout goes elsewhere (a file, a pipe gets JSON lines).
+  const linesOnly = output.format === 'table' && ctx.io.sharesTerminal();
   const seen = new Set<string>();
   const forwarder = forwardTo ? new Relay(forwardTo, ctx.signal, ctx.proxy()) : undefined;
   const diagnosis = new Budget(DIAGNOSE_BUDGET_PER_SECOND_MS);
@@ -190,7 +193,7 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
     chain = chain
       .then(async () => {
         ctx.io.info(deliveryLine(output.chalk, receivedAt, delivery.id, delivery.type, verdict));
-        if (event !== undefined && !(verdict.duplicate && output.format !== 'table')) {
+        if (event !== undefined && !linesOnly && !(verdict.duplicate && output.format !== 'table')) {
           await renderer.event(JSON.stringify(event), event, verdict.duplicate ? output.chalk.yellow('duplicate') : undefined);
         }
         if (verdict.ok && forwarder) forwarder.enqueue(delivery, (line) => ctx.io.info(line));
@@ -208,8 +211,8 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
     });
   });
   const address = await listen(server, port);
-  await renderer.begin();
   ctx.io.info(`Ready: http://127.0.0.1:${address}${path}`);
+  if (!linesOnly) await renderer.begin();
   if (ctx.io.stderrIsTTY) {
     const extras = [saveDir !== undefined ? `saving each to ${terminalSafeLine(saveDir)}` : '', forwardTo ? `forwarding verified ones to ${forwardTo}` : ''].filter(Boolean);
     ctx.io.info(output.chalk.dim(`Verifying each delivery with the webhook secret${extras.length ? `; ${extras.join('; ')}` : ''}; Ctrl-C to stop.`));

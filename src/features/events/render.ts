@@ -4,11 +4,11 @@
  * JSON line each; `-o json` gets one array; `-o csv` a header and one row per event. `--fields`
  * chooses the fields in every format. Shared by `events tail`, `inspect` and `webhooks listen`.
  *
- * Lines fit the terminal: ids stay whole; time, type and status shrink with …, the time and the
- * type from the front (the time of day and the type's last word are what tell events apart:
- * `…06:18:42.830033Z`, `…link.cancelled`); details take what is left; a narrow terminal gets one
- * space between columns. Widths are measured as the terminal draws them (string-width: wide
- * characters count two). Every value from the feed passes through terminalSafeLine first.
+ * Lines fit the terminal (see eventLayout): the date and time to the second, the whole type and the
+ * status always; the record's id whole where it fits; the time's six decimals on a wide terminal;
+ * details (price, reference, gift, campaign and brand by name) take what is left. Widths are
+ * measured as the terminal draws them (string-width: wide characters count two). Every value from
+ * the feed passes through terminalSafeLine first.
  */
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
@@ -16,40 +16,54 @@ import type { SvcEvent } from '../../api/types.js';
 import { cellText, valueAt } from '../../core/fields.js';
 import { truncate, type CsvWriter, type JsonArrayWriter, type Output } from '../../core/output.js';
 import { escapeJson, terminalSafeLine } from '../../core/sanitize.js';
+import { toTheSecond } from '../../core/time.js';
+import { FEED_EVENT_TYPES, LINK_STATUSES, ORDER_STATUSES } from '../../api/types.js';
+import type { Names } from '../names.js';
+import { paintStatus } from '../status.js';
 
-const WIDE_GAP = '  ';
-/** Natural widths: an API timestamp, the longest event type, a status. Ids are 36 and never cut. */
-const NATURAL = { time: 27, type: 23, status: 10 } as const;
-/**
- * Shrinking goes in stages: the time down to its time of day (`…06:18:42.830033Z`), the type down to
- * its last words (`…link.cancelled`, `order.completed`), the status to 7; then all to their minimum.
- */
-const STAGES = [
-  { time: 17, type: 23, status: 10 },
-  { time: 17, type: 15, status: 10 },
-  { time: 17, type: 15, status: 7 },
-  { time: 10, type: 9, status: 6 },
-] as const;
+const GAP = '  ';
+/** The longest event type and status of the description: their columns never cut a known one. */
+const TYPE_WIDTH = Math.max(...FEED_EVENT_TYPES.map((type) => type.length));
+const STATUS_WIDTH = Math.max(...[...LINK_STATUSES, ...ORDER_STATUSES].map((status) => status.length));
+/** A time to the second (`2026-11-21T10:00:00Z`) and the API's whole value (six decimals). */
+const SECOND_TIME_WIDTH = 20;
+const FULL_TIME_WIDTH = 27;
 const ID_WIDTH = 36;
-/** Room kept for the forwarding result beside each event when the terminal is narrow. */
-const NOTE_RESERVE = 24;
+/** Details keep at least this much before the full time takes room from them. */
+const DETAILS_ROOM = 22;
+
+/**
+ * What a terminal of `columns` shows, in this order of giving way: the time to the second, the
+ * whole type and the status always; the record's id once it fits whole; the time's fraction once
+ * the details keep room beside it. The details take what is left.
+ */
+export function eventLayout(columns: number): { fullTime: boolean; id: boolean } {
+  const base = SECOND_TIME_WIDTH + TYPE_WIDTH + STATUS_WIDTH + 2 * GAP.length;
+  const id = columns >= base + GAP.length + ID_WIDTH;
+  const fullTime = id && columns >= base + GAP.length + ID_WIDTH + FULL_TIME_WIDTH - SECOND_TIME_WIDTH + GAP.length + DETAILS_ROOM;
+  return { fullTime, id };
+}
 
 export interface RendererOptions {
   /** CSV columns without --fields */
   csvColumns?: readonly string[];
-  /** the forwarding result goes beside each event: keep room for it */
+  /** the forwarding result goes beside each event: the id gives way to keep room for it */
   notes?: boolean;
 }
+
+/** Room kept for the forwarding result beside each event. */
+const NOTE_RESERVE = 24 + GAP.length;
 
 export class EventRenderer {
   /** events written so far */
   count = 0;
   private readonly array?: JsonArrayWriter;
   private readonly csv?: CsvWriter;
-  private readonly widths: { time: number; type: number; status: number };
-  private readonly gap: string;
+  private readonly layout: { fullTime: boolean; id: boolean };
   /** the terminal's width; Infinity when stdout is not a terminal (a file keeps whole lines) */
   private readonly columns: number;
+  /** brand and campaign names for the details (tables only); ids when unknown */
+  names?: Names;
 
   constructor(
     private readonly output: Output,
@@ -59,16 +73,13 @@ export class EventRenderer {
     if (output.format === 'csv') this.csv = output.csv(output.fields ?? options.csvColumns);
     const stdout = output.io.streams.stdout;
     this.columns = output.io.stdoutIsTTY ? (stdout.columns && stdout.columns > 0 ? stdout.columns : 80) : Infinity;
-    const reserve = options.notes ? NOTE_RESERVE : 0;
-    const natural = NATURAL.time + NATURAL.type + ID_WIDTH + NATURAL.status + 3 * WIDE_GAP.length + (reserve ? reserve + WIDE_GAP.length : 0);
-    this.gap = natural <= this.columns ? WIDE_GAP : ' ';
-    this.widths = columnWidths(this.columns - ID_WIDTH - 3 * this.gap.length - (reserve ? reserve + this.gap.length : 0));
+    this.layout = eventLayout(this.columns - (options.notes ? NOTE_RESERVE : 0));
   }
 
   /** The column header of a table. */
   async begin(): Promise<void> {
     if (this.output.format !== 'table') return;
-    const header = this.output.fields ? this.fieldCells(this.output.fields) : this.cells('TIME', 'TYPE', 'ID', 'STATUS', 'DETAILS');
+    const header = this.output.fields ? this.fieldCells(this.output.fields) : this.cells('Time', 'Type', 'ID', 'Status', 'Details');
     await this.output.io.write(`${this.output.chalk.bold(header)}\n`);
   }
 
@@ -104,22 +115,44 @@ export class EventRenderer {
     const type = text(event?.type) || '(no type)';
     const paint = type.startsWith('order.') ? chalk.magenta : type.startsWith('personal_link.') ? chalk.cyan : chalk.yellow;
     // A note may come coloured: its colour is dropped, so cutting it never splits an escape sequence.
-    const rest = [note === undefined ? '' : stripVTControlCharacters(note), details(type, data)].filter(Boolean).join(WIDE_GAP);
-    return this.cells(text(event?.occurredAt), type, text(data.id), text(data.status), rest, paint);
+    const rest = [note === undefined ? '' : stripVTControlCharacters(note), details(type, data, this.names)].filter(Boolean).join(GAP);
+    const time = text(event?.occurredAt);
+    return this.cells(this.layout.fullTime ? time : toTheSecond(time), type, text(data.id), text(data.status), rest, paint, paintStatus(chalk, data.status));
   }
 
-  /** Time, type, id, status and the rest, each made safe, fitted and padded to its column. */
-  private cells(time: string, type: string, id: string, status: string, rest: string, paint: (text: string) => string = (value) => value): string {
-    const safeId = terminalSafeLine(id);
-    const head = [
-      pad(fitFromFront(terminalSafeLine(time), this.widths.time), this.widths.time),
-      paint(pad(fitFromFront(terminalSafeLine(type), this.widths.type), this.widths.type)),
-      pad(safeId, Math.max(ID_WIDTH, stringWidth(safeId))),
-      pad(fit(terminalSafeLine(status), this.widths.status), this.widths.status),
-    ].join(this.gap);
-    const room = this.columns - stringWidth(head) - this.gap.length;
-    const tail = room > 0 ? fit(terminalSafeLine(rest), room) : '';
-    return (tail ? `${head}${this.gap}${tail}` : head).trimEnd();
+  /**
+   * Time, type, id (where it fits) and status, each made safe and padded to its column, then the
+   * details in what is left; on a terminal too narrow even for those, the line is cut at its width.
+   */
+  private cells(
+    time: string,
+    type: string,
+    id: string,
+    status: string,
+    rest: string,
+    paint: (text: string) => string = (value) => value,
+    paintState: (text: string) => string = (value) => value,
+  ): string {
+    const timeWidth = this.layout.fullTime ? FULL_TIME_WIDTH : SECOND_TIME_WIDTH;
+    const cells: [string, number, (text: string) => string][] = [
+      [terminalSafeLine(time), timeWidth, (value) => value],
+      [terminalSafeLine(type), TYPE_WIDTH, paint],
+      ...(this.layout.id ? [[terminalSafeLine(id), ID_WIDTH, (value: string) => value] as [string, number, (text: string) => string]] : []),
+      [terminalSafeLine(status), STATUS_WIDTH, paintState],
+      [terminalSafeLine(rest), 0, (value) => value],
+    ];
+    let used = 0;
+    const parts: string[] = [];
+    for (const [value, width, colour] of cells) {
+      const gap = parts.length === 0 ? 0 : GAP.length;
+      const room = this.columns - used - gap;
+      if (room <= 0 || (value === '' && width === 0)) break;
+      const cut = fit(value, room);
+      const padded = width === 0 ? cut : pad(cut, Math.min(room, width));
+      parts.push(colour(padded));
+      used += gap + stringWidth(padded);
+    }
+    return parts.join(GAP).trimEnd();
   }
 
   /** --fields in a table: one column per field; id fields whole, the others share what is left. */
@@ -129,66 +162,34 @@ export class EventRenderer {
     const isId = fields.map((path) => /(^|\.)id$|Id$/.test(path));
     const fixed = safe.reduce((sum, value, index) => sum + (isId[index] ? Math.max(ID_WIDTH, stringWidth(value)) : 0), 0);
     const flexible = isId.filter((id) => !id).length;
-    const share = flexible === 0 ? 0 : Math.max(4, Math.floor((this.columns - fixed - WIDE_GAP.length * (fields.length - 1)) / flexible));
+    const share = flexible === 0 ? 0 : Math.max(4, Math.floor((this.columns - fixed - GAP.length * (fields.length - 1)) / flexible));
     return safe
       .map((value, index) => (isId[index] ? pad(value, Math.max(ID_WIDTH, stringWidth(value))) : pad(fit(value, share), Number.isFinite(share) ? share : 24)))
-      .join(WIDE_GAP)
+      .join(GAP)
       .trimEnd();
   }
 }
-
-/**
- * Widths of time, type and status within `budget`: shrunk stage by stage (see STAGES), within a
- * stage the widest first, never below the last stage's minimum.
- */
-export function columnWidths(budget: number): { time: number; type: number; status: number } {
-  const widths = { ...NATURAL } as { time: number; type: number; status: number };
-  if (!Number.isFinite(budget)) return widths;
-  const keys = ['time', 'type', 'status'] as const;
-  let excess = keys.reduce((sum, key) => sum + widths[key], 0) - budget;
-  for (const floor of STAGES) {
-    while (excess > 0) {
-      const shrinkable = keys.filter((key) => widths[key] > floor[key]);
-      if (shrinkable.length === 0) break;
-      const widest = shrinkable.reduce((a, b) => (widths[b] > widths[a] ? b : a));
-      widths[widest]--;
-      excess--;
-    }
-  }
-  return widths;
-}
-
-const segmenter = new Intl.Segmenter();
 
 /** The text cut to `width` terminal columns, ending in … when cut (the output layer's cut; nothing at 0). */
 export function fit(value: string, width: number): string {
   return width <= 0 ? '' : truncate(value, width);
 }
 
-/** The text cut to `width` from the front (`…06:18:42.830033Z`), so its end stays readable. */
-export function fitFromFront(value: string, width: number): string {
-  if (stringWidth(value) <= width) return value;
-  if (width <= 0) return '';
-  let out = '';
-  let used = 0;
-  for (const segment of [...segmenter.segment(value)].map(({ segment }) => segment).reverse()) {
-    const w = stringWidth(segment);
-    if (used + w > width - 1) break;
-    out = segment + out;
-    used += w;
-  }
-  return `…${out}`;
-}
-
 function pad(value: string, width: number): string {
   return value + ' '.repeat(Math.max(0, width - stringWidth(value)));
 }
 
-function details(type: string, data: Record<string, unknown>): string {
+/** What a person reads beside an event: for an order its price, reference, gift and brand; for a link its campaign and brand. */
+function details(type: string, data: Record<string, unknown>, names: Names | undefined): string {
+  const brand = names?.brand(data.brandId) ?? text(data.brandId);
+  if (type.startsWith('personal_link.')) {
+    const campaign = data.campaignId ? (names?.campaign(data.campaignId) ?? text(data.campaignId)) : data.selection === 'CATALOG' ? 'catalog' : '';
+    return [campaign, names ? brand : ''].filter(Boolean).join(' · ');
+  }
   if (!type.startsWith('order.')) return '';
   const currency = (data.currency ?? {}) as { symbol?: unknown; name?: unknown };
   const price = [text(data.coinPrice), text(currency.symbol) || text(currency.name)].filter(Boolean).join(' ');
-  return [price, text(data.reference)].filter(Boolean).join('  ');
+  return [price, text(data.reference), [text(data.productName), names ? brand : ''].filter(Boolean).join(' · ')].filter(Boolean).join('  ');
 }
 
 function text(value: unknown): string {

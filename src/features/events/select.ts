@@ -1,5 +1,6 @@
 /** Which events `events tail` shows: `--type` and the record filters, and the `-n` window over the catch-up. */
-import type { SvcEvent } from '../../api/types.js';
+import { FEED_EVENT_TYPES, type SvcEvent } from '../../api/types.js';
+import { terminalSafeLine } from '../../core/sanitize.js';
 import { parseTimestamp } from '../../core/time.js';
 
 export interface EventFilters {
@@ -80,4 +81,30 @@ export class RingBuffer<T> {
   toArray(): T[] {
     return [...this.items.slice(this.start), ...this.items.slice(0, this.start)];
   }
+}
+
+/**
+ * `--type` values that match no event type of the description (neither a type nor a prefix of one,
+ * such as `order.canceled`): one warning each on stderr, naming the nearest known type. The filter
+ * still runs as given: a newer service may send types this svc does not know.
+ */
+export function warnUnknownTypes(types: readonly string[] | undefined, warn: (line: string) => void): void {
+  for (const given of types ?? []) {
+    const want = given.trim();
+    if (want === '' || FEED_EVENT_TYPES.some((type) => typeFilter([want])(type))) continue;
+    const nearest = [...FEED_EVENT_TYPES].sort((a, b) => editDistance(want, a) - editDistance(want, b))[0];
+    warn(`warning: --type ${terminalSafeLine(want)} matches no known event type; did you mean ${nearest}? (filtering anyway)`);
+  }
+}
+
+/** Levenshtein distance, bounded input (a flag value), one row of memory. */
+function editDistance(a: string, b: string): number {
+  const left = a.slice(0, 200);
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= left.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (left[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
 }

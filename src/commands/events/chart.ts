@@ -1,0 +1,170 @@
+/**
+ * The terminal picture of `events stats`: one row per event type with a bar per time bucket
+ * (▁▂▃▄▅▆▇█, each row scaled to its own peak so a spike of a rare type shows as clearly as one of a
+ * busy type; `·` for none), the row's total and its peak with the time it happened, a line for all
+ * types together, and a labelled time axis (UTC). It fits the terminal: when there are more buckets
+ * than columns, neighbouring buckets share a column (the header says how many); with room to spare,
+ * bars get wider.
+ */
+import stringWidth from 'string-width';
+import type { Output } from '../../core/output.js';
+import { truncate } from '../../core/output.js';
+import { terminalSafeLine } from '../../core/sanitize.js';
+import { formatMicros } from '../../core/time.js';
+import { paintStatus } from '../../features/status.js';
+
+export interface Stats {
+  sinceMicros: number;
+  bucketMicros: number;
+  /** the bucket as the user gave it (`1h`), for the header */
+  bucketLabel: string;
+  /** bucket numbers: epoch microseconds / bucketMicros, first and last inclusive */
+  firstBucket: number;
+  lastBucket: number;
+  types: string[];
+  count(type: string, bucket: number): number;
+}
+
+const BLOCKS = '▁▂▃▄▅▆▇█';
+const NONE = '·';
+const ALL = 'all types';
+/** Bars never get wider than this many columns per cell (one of them the gap). */
+const MAX_CELL = 4;
+const LABEL_MAX = 24;
+
+export function renderChart(output: Output, stats: Stats): string {
+  const { chalk } = output;
+  const width = output.io.terminalWidth();
+  const buckets = stats.lastBucket - stats.firstBucket + 1;
+  const rows = stats.types.map((type) => ({ label: type, counts: range(buckets).map((i) => stats.count(type, stats.firstBucket + i)) }));
+  const all = range(buckets).map((i) => rows.reduce((sum, row) => sum + row.counts[i], 0));
+  const shownRows = rows.length > 1 ? [...rows, { label: ALL, counts: all }] : rows;
+  const grand = all.reduce((a, b) => a + b, 0);
+
+  const manyDays = stats.bucketMicros < DAY && day(stats.firstBucket * stats.bucketMicros) !== day(stats.lastBucket * stats.bucketMicros);
+  const labelWidth = Math.min(LABEL_MAX, Math.max(...shownRows.map((row) => stringWidth(terminalSafeLine(row.label)))));
+  const totals = shownRows.map((row) => thousands(row.counts.reduce((a, b) => a + b, 0)));
+  const totalWidth = Math.max('total'.length, ...totals.map((text) => text.length));
+  const fixed = labelWidth + 2 + 2 + totalWidth;
+  // Peaks ("peak 9 at 14:05") only where every bucket still gets a column of its own.
+  const peakText = (counts: number[], group: number) => {
+    const max = Math.max(...counts);
+    if (max === 0) return '';
+    const at = counts.indexOf(max);
+    const bucket = stats.firstBucket + at * group;
+    return `peak ${thousands(max)} at ${manyDays ? `${day(bucket * stats.bucketMicros).slice(5)} ` : ''}${clock(stats, bucket)}`;
+  };
+  const peakWidth = Math.max(...shownRows.map((row) => peakText(row.counts, 1).length));
+  const withPeaks = width - fixed - 2 - peakWidth >= buckets;
+  const room = Math.max(1, width - fixed - (withPeaks ? 2 + peakWidth : 0));
+  const group = Math.ceil(buckets / room);
+  const cells = Math.ceil(buckets / group);
+  const cellWidth = group > 1 ? 1 : Math.max(1, Math.min(MAX_CELL, Math.floor(room / cells)));
+  const cellMicros = group * stats.bucketMicros;
+
+  const grouped = (counts: number[]) => range(cells).map((c) => counts.slice(c * group, (c + 1) * group).reduce((a, b) => a + b, 0));
+  // A gap between bars once they are wide enough to spare one.
+  const barWidth = cellWidth > 2 ? cellWidth - 1 : cellWidth;
+  const gap = cellWidth > 2 ? ' ' : '';
+  const bar = (counts: number[], paint: (text: string) => string) => {
+    const values = grouped(counts);
+    const max = Math.max(...values);
+    return values
+      .map((value) => {
+        if (value === 0) return `${chalk.dim(NONE)}${' '.repeat(barWidth - 1)}${gap}`;
+        return `${paint(BLOCKS[Math.max(0, Math.ceil((value / max) * BLOCKS.length) - 1)].repeat(barWidth))}${gap}`;
+      })
+      .join('');
+  };
+  const chartWidth = cells * cellWidth;
+
+  const minute = (micros: number) => formatMicros(micros).slice(0, 16).replace('T', ' ');
+  const span = `${minute(Math.max(stats.sinceMicros, stats.firstBucket * stats.bucketMicros))} → ${minute((stats.lastBucket + 1) * stats.bucketMicros)} UTC`;
+  // The header's parts, as many as fit: counts and bucket, the span, how bars are scaled.
+  const parts = [
+    `${thousands(grand)} event${grand === 1 ? '' : 's'} per ${group > 1 ? `${group} × ${stats.bucketLabel}` : stats.bucketLabel}`,
+    span,
+    'each row scaled to its peak',
+  ];
+  let header = parts[0];
+  for (const part of parts.slice(1)) if (stringWidth(`${header} · ${part}`) <= width) header = `${header} · ${part}`;
+  const lines = [chalk.bold(truncate(terminalSafeLine(header), width)), ''];
+  lines.push(`${' '.repeat(labelWidth)}  ${' '.repeat(chartWidth)}  ${chalk.bold('total'.padStart(totalWidth))}`.trimEnd());
+  shownRows.forEach((row, index) => {
+    const label = truncate(terminalSafeLine(row.label), labelWidth);
+    const isAll = row.label === ALL && index === shownRows.length - 1 && rows.length > 1;
+    const paint = isAll ? chalk.bold : typePaint(chalk, row.label);
+    const name = isAll ? chalk.bold(label) : label;
+    const peak = withPeaks ? `  ${chalk.dim(peakText(row.counts, 1))}` : '';
+    if (isAll) lines.push(`${' '.repeat(labelWidth)}  ${chalk.dim('─'.repeat(chartWidth))}`);
+    lines.push(`${name}${' '.repeat(labelWidth - stringWidth(label))}  ${bar(row.counts, paint)}  ${totals[index].padStart(totalWidth)}${peak}`.trimEnd());
+  });
+  lines.push(...axis(stats, cells, cellWidth, cellMicros).map((line) => `${' '.repeat(labelWidth)}  ${chalk.dim(line)}`.trimEnd()));
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Two lines under the bars: times at round positions, spaced so they never touch, and the date
+ * (month-day) under the first label and the first label of each new day.
+ */
+function axis(stats: Stats, cells: number, cellWidth: number, cellMicros: number): string[] {
+  const first = stats.firstBucket * stats.bucketMicros;
+  const sample = clockAt(first, cellMicros);
+  const need = sample.length + 1;
+  // The smallest round step (in cells) whose labels do not collide.
+  const steps = [1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 24, 30, 48, 60, 72, 96, 120, 144, 168, 336, 720];
+  const step = steps.find((candidate) => candidate * cellWidth >= need) ?? Math.ceil(need / cellWidth);
+  const stepMicros = step * cellMicros;
+  let times = '';
+  let dates = '';
+  let lastDay = '';
+  for (let c = 0; c < cells; c++) {
+    const at = first + c * cellMicros;
+    const position = c * cellWidth;
+    // Labels sit where the time is round for the step (whole hours, midnight), else every step from the start.
+    const round = at % stepMicros === 0 || (c === 0 && cells * cellWidth < need * 2);
+    if (!round || position < times.length) continue;
+    const label = clockAt(at, cellMicros);
+    if (position + label.length > cells * cellWidth + 1) continue;
+    times = times.padEnd(position) + label;
+    // The date goes under the first label and the first label of each new day, when it has room.
+    const today = day(at).slice(5);
+    if (today !== lastDay && position >= dates.length + (dates ? 1 : 0)) dates = dates.padEnd(position) + today;
+    lastDay = today;
+  }
+  return cellMicros >= DAY ? [times] : [times, dates];
+}
+
+const DAY = 86_400_000_000;
+
+function clock(stats: Stats, bucket: number): string {
+  return clockAt(bucket * stats.bucketMicros, stats.bucketMicros);
+}
+
+/** The time of day to the minute (to the second for buckets under a minute); the date for day buckets. */
+function clockAt(micros: number, stepMicros: number): string {
+  const iso = formatMicros(micros);
+  if (stepMicros >= DAY) return iso.slice(5, 10);
+  return stepMicros < 60_000_000 ? iso.slice(11, 19) : iso.slice(11, 16);
+}
+
+function day(micros: number): string {
+  return formatMicros(micros).slice(0, 10);
+}
+
+/** Bars by meaning: cancelled and expired red, others by their group's colour. */
+function typePaint(chalk: Output['chalk'], type: string): (text: string) => string {
+  const byMeaning = paintStatus(chalk, type);
+  if (/\.(cancelled|expired)$/.test(type)) return byMeaning;
+  if (type.startsWith('order.')) return chalk.magenta;
+  if (type.startsWith('personal_link.')) return chalk.cyan;
+  return chalk.yellow;
+}
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+function thousands(n: number): string {
+  return n.toLocaleString('en-US');
+}

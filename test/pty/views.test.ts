@@ -1,0 +1,152 @@
+/**
+ * Views for people in a real terminal (tmux) at 80×24 and 200×50: whole screens. A table view's
+ * screen is exactly what the command layer renders for that width (whose content the command tests
+ * check), so the real terminal neither wraps nor garbles it; guided flows that ask again with the
+ * reason, and the verdict and deliveries shown once, are compared line by line.
+ */
+import { createHmac } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { closeLater, tempDir } from '../helpers/cleanup.js';
+import { startTerminal } from '../helpers/pty.js';
+import { runAtTerminal } from '../helpers/tty.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+
+let sandbox: InProcessSandbox;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  env = { ...sandbox.env('full'), NO_COLOR: '1' };
+  // History for the views: a link cancelled, an order placed by the team's claim.
+  const brandId = sandbox.key('full').brandIds[0];
+  const created = await sandbox.admin<{ id: string }>('POST', '/links', { brandId, fullName: 'Ada' });
+  await sandbox.admin('POST', `/links/${created.body.id}/claim`);
+});
+
+const SIZES = [
+  { columns: 80, rows: 24 },
+  { columns: 200, rows: 50 },
+] as const;
+
+/** What a terminal of `rows` shows after the command: its output, the exit line, blank rows below. */
+function screenOf(output: string, exitCode: number, rows: number): string[] {
+  // The shell's cursor waits on the line below the exit line.
+  const lines = [...output.replace(/\n$/, '').split('\n').map((line) => line.trimEnd()), `EXIT=${exitCode}`, ''];
+  return [...lines, ...Array<string>(Math.max(0, rows - lines.length)).fill('')].slice(-rows);
+}
+
+describe.concurrent('views on a real terminal', () => {
+  for (const size of SIZES) {
+    for (const args of [['links', 'ls'], ['events', 'tail'], ['me']]) {
+      it(`${args.join(' ')} at ${size.columns}×${size.rows}: the whole screen is the view for that width, no line wider`, async () => {
+        const terminal = await startTerminal(args, env, size);
+        await terminal.waitFor(/EXIT=\d+/);
+        const screen = await terminal.screen();
+        const expected = await runAtTerminal(args, env, size.columns);
+        expect(screen).toEqual(screenOf(expected.stdout + expected.stderr, expected.exitCode, size.rows));
+        expect(Math.max(...screen.map((line) => line.length))).toBeLessThanOrEqual(size.columns);
+      });
+    }
+
+    it(`events stats at ${size.columns}×${size.rows}: a chart with a row per type, totals and a time axis, fitting the width`, async () => {
+      const terminal = await startTerminal(['events', 'stats'], env, size);
+      await terminal.waitFor(/EXIT=\d+/);
+      const screen = (await terminal.screen()).filter((line) => line !== '');
+      const expected = (await runAtTerminal(['events', 'stats'], env, size.columns)).stdout.trimEnd().split('\n').filter((line) => line !== '');
+      // The header names the minute the range starts, which may have moved on between the two runs.
+      expect(screen[0]).toMatch(/^\d+ events per 1h · \d{4}-\d\d-\d\d \d\d:\d\d → \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+      expect(screen.slice(1)).toEqual([...expected.slice(1), 'EXIT=0']);
+      expect(screen.some((line) => line.startsWith('personal_link.created '))).toBe(true);
+      expect(screen.some((line) => line.startsWith('all types '))).toBe(true);
+      expect(Math.max(...screen.map((line) => line.length))).toBeLessThanOrEqual(size.columns);
+    });
+  }
+
+  it('login asks again with the reason after a malformed key and after a refused one (80×24)', async () => {
+    const configDir = tempDir();
+    const key = sandbox.key('full').apiKey;
+    const terminal = await startTerminal(['login', '--profile', 'tty', '--base-url', sandbox.baseUrl], { SVC_CONFIG_DIR: configDir, NO_COLOR: '1' }, { columns: 80, rows: 24 });
+    await terminal.answer('API key', 'nope', 'Enter');
+    await terminal.waitFor('try again');
+    await terminal.answer('? API key', 'svc_live_AAAAAAAAAAAAAAAAAAAA', 'Enter');
+    await terminal.waitFor('refused that key');
+    await terminal.answer('? API key', key, 'Enter');
+    await terminal.waitFor(/EXIT=\d+/);
+    const screen = (await terminal.screen()).filter((line) => line !== '');
+    const refused = `${sandbox.baseUrl} refused that key (invalid_api_key: The API key is not known.); try again.`;
+    expect(screen.slice(0, 3)).toEqual([
+      '✔ API key (svc_live_…): ****',
+      'That is not a key of the form svc_live_… (check what was pasted); try again.',
+      `✔ API key (svc_live_…): ${'*'.repeat(29)}`,
+    ]);
+    // 80 columns wrap the reason where the terminal does (the space at the break is not drawn).
+    expect(screen.slice(3, 5)).toEqual([refused.slice(0, 80).trimEnd(), refused.slice(80)]);
+    expect(screen).toContain(`✔ API key (svc_live_…): ${'*'.repeat(key.length)}`);
+    expect(screen.at(-1)).toBe('EXIT=0');
+    expect(screen.join('\n')).not.toContain(key);
+  });
+
+  it('orders place asks for another country where the gift is not sold, then confirms by name with the currency (80×24)', async () => {
+    const stores = (await runAtTerminal(['-o', 'jsonl', 'stores', 'ls'], env)).stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const live = stores.find((store) => store.phase === 'LIVE');
+    const store = JSON.parse((await runAtTerminal(['-o', 'json', 'stores', 'show', live.id, '--brand', live.brandIds[0], '--country', 'DE'], env)).stdout);
+    const speaker = store.sections.flatMap((section: { items: unknown[] }) => section.items).find((gift: { name: string }) => gift.name === 'Smart Speaker');
+    const terminal = await startTerminal(
+      ['orders', 'place', '--store', live.id, '--brand', live.brandIds[0], '--product', speaker.productId, '--variation', 'color=sand', '--name', 'Ada', '--phone', '+4915112345678', '--street', 'Hauptstr. 1', '--city', 'Berlin', '--postal-code', '10115', '--locale', 'en-US'],
+      env,
+      { columns: 80, rows: 24 },
+    );
+    await terminal.answer('Delivery country', 'HK', 'Enter');
+    await terminal.answer('is not sold in HK', 'DE', 'Enter');
+    for (const field of ['E-mail for status updates', 'Player ID (optional)', 'VIP tier (optional)', 'Marketing consent (optional)']) await terminal.answer(field, 'Enter');
+    await terminal.waitFor('Place this order for 1800 SC?');
+    const screen = (await terminal.screen()).filter((line) => line !== '');
+    expect(screen.slice(0, 3)).toEqual(['✔ Delivery country (two letters, e.g. DE) HK', 'This gift is not sold in HK: choose another delivery country.', '✔ Delivery country (two letters, e.g. DE) DE']);
+    expect(screen.slice(-9)).toEqual([
+      '✔ Marketing consent (optional) (skip)',
+      `Store:      Winter Rewards (${live.id})`,
+      `Brand:      Lucky Star Casino (${live.brandIds[0]})`,
+      `Gift:       Smart Speaker (${speaker.productId})`,
+      'Options:    color=sand',
+      'Price:      1800 SC',
+      'Recipient:  Ada, +4915112345678',
+      'Address:    Hauptstr. 1, 10115 Berlin, DE',
+      '? Place this order for 1800 SC? (y/N)',
+    ]);
+    await terminal.answer('Place this order', 'n', 'Enter');
+    await terminal.waitFor('EXIT=1');
+  });
+
+  it('verify-signature shows its verdict once (80×24)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-verdict-'));
+    closeLater(async () => (await import('node:fs/promises')).rm(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'body.json'), '{}');
+    const terminal = await startTerminal(['verify-signature', '--header', `t=1763719200,v1=${'0'.repeat(64)}`, '--payload-file', join(dir, 'body.json'), '--now', '1763719200'], { ...env, SVC_WEBHOOK_SECRET: 'whsec_test' }, { columns: 80, rows: 24 });
+    await terminal.waitFor(/EXIT=\d+/);
+    const screen = (await terminal.screen()).filter((line) => line !== '');
+    expect(screen.filter((line) => line.includes('invalid'))).toEqual(['✗ invalid: no_matching_signature: none of the 1 v1 signature matches the payload']);
+    expect(screen.join('\n').split('no_matching_signature')).toHaveLength(2);
+    expect(screen.some((line) => line.startsWith('error:'))).toBe(false);
+    expect(screen.at(-1)).toBe('EXIT=1');
+  });
+
+  it('webhooks listen: its ready line first, then each delivery once (80×24)', async () => {
+    const secret = 'a'.repeat(64);
+    const terminal = await startTerminal(['webhooks', 'listen', '--port', '0'], { ...env, SVC_WEBHOOK_SECRET: secret }, { columns: 80, rows: 24 });
+    const ready = await terminal.waitFor(/Ready: http:\/\/127\.0\.0\.1:\d+\/webhooks/);
+    const url = /Ready: (\S+)/.exec(ready)![1];
+    const body = JSON.stringify({ id: 'evt-1', type: 'order.sent', occurredAt: '2026-11-24T10:00:00.000000Z', environment: 'production', data: { id: 'o-1', status: 'SENT' } });
+    const t = Math.floor(Date.now() / 1000);
+    const signature = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'svc-event-id': 'evt-1', 'svc-signature': `t=${t},v1=${signature}` }, body });
+    expect(response.status).toBe(200);
+    await terminal.waitFor('✓ verified');
+    const screen = (await terminal.screen()).filter((line) => line !== '');
+    expect(screen[0]).toBe(url.replace(/^/, 'Ready: '));
+    expect(screen.filter((line) => line.includes('evt-1'))).toHaveLength(1);
+    expect(screen.filter((line) => line.includes('order.sent'))).toHaveLength(1);
+  });
+});
