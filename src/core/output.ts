@@ -5,10 +5,12 @@
  * jsonl and json lists stream page by page, so memory does not grow with the number of items.
  */
 import type { Chalk, ChalkInstance } from 'chalk';
-import stringWidth from 'string-width';
 import { cellText, leafPaths, project, valueAt } from './fields.js';
 import type { IO } from './io.js';
 import { jsonText, terminalSafeLine } from './sanitize.js';
+import { textWidth, truncate } from './width.js';
+
+export { truncate };
 
 export type Format = 'table' | 'json' | 'jsonl' | 'csv';
 export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl', 'csv'];
@@ -155,7 +157,7 @@ export class Output {
     const entries = Object.entries(record ?? {});
     const width = this.io.terminalWidth();
     const keys = entries.map(([key]) => terminalSafeLine(key));
-    const keyWidth = Math.min(Math.max(0, ...keys.map((key) => stringWidth(key))), Math.max(MIN_CELL, Math.floor(width / 3)));
+    const keyWidth = Math.min(Math.max(0, ...keys.map((key) => textWidth(key))), Math.max(MIN_CELL, Math.floor(width / 3)));
     const valueWidth = Math.max(MIN_CELL, width - keyWidth - 2 * PADDING - 3);
     const Table = await loadTable();
     const table = new Table({ style: { head: [], border: [] }, chars: COMPACT, colWidths: [keyWidth + PADDING, valueWidth + PADDING] });
@@ -174,13 +176,13 @@ export class Output {
   details(rows: readonly DetailRow[]): string[] {
     const { chalk } = this;
     const width = this.io.terminalWidth();
-    const labelWidth = Math.max(0, ...rows.map((row) => stringWidth(row.label)));
+    const labelWidth = Math.max(0, ...rows.map((row) => textWidth(row.label)));
     return rows.flatMap(({ label, value, whole, paint = (text: string) => text }) => {
       const head = `${chalk.bold(label.padEnd(labelWidth))}  `;
       if (value === null || value === undefined) return [`${head}${chalk.dim('—')}`];
       const safe = terminalSafeLine(value);
       const room = width - labelWidth - 2;
-      if (stringWidth(safe) <= room) return [`${head}${paint(safe)}`];
+      if (textWidth(safe) <= room) return [`${head}${paint(safe)}`];
       if (whole) return [chalk.bold(label), paint(safe)];
       return [`${head}${paint(truncate(safe, Math.max(1, room)))}`];
     });
@@ -282,7 +284,7 @@ const READABLE_CELL = 24;
  * one comes back when it fits beside what stayed).
  */
 export function fitColumns<T>(columns: Column<T>[], headers: string[], rows: string[][][], width: number): { index: number; width: number }[] {
-  const natural = columns.map((_, i) => Math.max(stringWidth(headers[i]), ...rows.map((row) => Math.max(0, ...row[i].map((line) => stringWidth(line))))));
+  const natural = columns.map((_, i) => Math.max(textWidth(headers[i]), ...rows.map((row) => Math.max(0, ...row[i].map((line) => textWidth(line))))));
   const smallest = columns.map((column, i) => (column.id ? natural[i] : Math.min(natural[i], MIN_CELL)));
   // Optional columns are shown only beside a readable width of the others (a name cut to 8 is worth
   // less than a count beside it).
@@ -323,22 +325,6 @@ export function fitColumns<T>(columns: Column<T>[], headers: string[], rows: str
     }
   }
   return shown.map((index) => ({ index, width: Math.max(1, widths[index]) }));
-}
-
-const segmenter = new Intl.Segmenter();
-
-/** Cuts text to at most `width` terminal columns, ending in `…` when cut; whole characters only. */
-export function truncate(text: string, width: number): string {
-  if (stringWidth(text) <= width) return text;
-  let result = '';
-  let used = 0;
-  for (const { segment } of segmenter.segment(text)) {
-    const w = stringWidth(segment);
-    if (used + w > width - 1) break;
-    result += segment;
-    used += w;
-  }
-  return `${result}…`;
 }
 
 type TableClass = typeof import('cli-table3');
