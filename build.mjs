@@ -8,6 +8,7 @@
 // new build no longer has are removed. A running svc never finds dist/cli.js missing.
 import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate, readDocument, validateDocument } from './openapi/build-api.mjs';
@@ -32,6 +33,14 @@ const lazyModules = {
     build.onResolve({ filter: /^string-width$/ }, (args) =>
       args.kind === 'import-statement' && args.importer.startsWith(join(root, 'src')) ? { path: 'string-width', namespace: 'svc-lazy' } : undefined,
     );
+    // An ES import of a built-in module costs more than require() of it: Node builds an ES facade
+    // of every export (`node:process` alone is ~3 ms at start-up). Inside the bundle they are required.
+    // Each importer gets its own stand-in (a few lines), so no chunk is made for stand-ins shared by
+    // different verbs. Those that a plain start-up does not load at all are loaded on first use.
+    build.onResolve({ filter: /^node:/ }, (args) =>
+      args.kind === 'import-statement' && !args.path.startsWith('node:child_process') ? { path: `${args.path}|${args.importer}`, namespace: 'svc-builtin' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'svc-builtin' }, (args) => ({ contents: builtinModule(args.path.split('|')[0]), loader: 'js' }));
     build.onLoad({ filter: /^child_process$/, namespace: 'svc-lazy' }, () => ({
       contents: "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });",
       loader: 'js',
@@ -43,6 +52,17 @@ const lazyModules = {
     }));
   },
 };
+const LAZY_BUILTINS = new Set(['node:crypto', 'node:fs/promises', 'node:os', 'node:readline']);
+const buildRequire = createRequire(import.meta.url);
+
+function builtinModule(name) {
+  const spec = JSON.stringify(name);
+  if (name === 'node:process') return 'module.exports = process;';
+  if (!LAZY_BUILTINS.has(name)) return `module.exports = require(${spec});`;
+  const keys = JSON.stringify(Object.keys(buildRequire(name)));
+  return `let loaded;\nfor (const key of ${keys}) Object.defineProperty(exports, key, { enumerable: true, get: () => (loaded ??= require(${spec}))[key] });`;
+}
+
 // A Node start-up pays for every module file it loads (resolve, read, compile, link), and esbuild
 // gives each set of code shared by a different set of verbs its own chunk: a real command loaded
 // twenty-odd small files. The core that (nearly) every command uses (src/core, src/api, src/app,
@@ -51,17 +71,20 @@ const lazyModules = {
 // points and puts them together. What only some commands need stays in their own chunks, and
 // string-width, cli-table3, undici, conf and the prompt and spinner libraries load where used.
 const CORE_DIRS = ['src/core/', 'src/api/', 'src/app/'].map((dir) => join(root, dir));
-const CORE_FILES = [join(root, 'src/version.ts'), join(root, 'node_modules/chalk/source/index.js')];
-/** Kept out of the core: ajv's compiled validators (the sandbox's) and undici (loaded on the first request). */
-const NOT_CORE = /\/src\/api\/(generated\/.*-validators\.js|undici\.ts)$/;
+const CORE_FILES = ['src/version.ts', 'node_modules/chalk/source/index.js', 'node_modules/env-paths/index.js'].map((file) => join(root, file));
+/**
+ * Kept out of the core: ajv's compiled validators (the sandbox's), undici (loaded on the first
+ * request), and webhook signatures (node:crypto, a few ms to load; only the webhook verbs sign).
+ */
+const NOT_CORE = /\/src\/(api\/generated\/.*-validators\.js|api\/undici\.ts|core\/signature[^/]*\.ts)$/;
 const isCore = (path) => !NOT_CORE.test(path) && (CORE_FILES.includes(path) || CORE_DIRS.some((dir) => path.startsWith(dir) && path.endsWith('.ts')));
 const coreChunk = {
   name: 'core-chunk',
   setup(build) {
-    build.onResolve({ filter: /^(\.{1,2}\/|chalk$)/ }, async (args) => {
+    build.onResolve({ filter: /^(\.{1,2}\/|chalk$|env-paths$)/ }, async (args) => {
       // Inside the core, modules import each other directly; a dynamic import goes through a gateway
       // too (its target becomes a small file that re-exports from the core chunk).
-      const inside = isCore(args.importer) || args.importer.includes('/node_modules/chalk/');
+      const inside = isCore(args.importer) || args.importer.includes('/node_modules/chalk/') || args.importer.includes('/node_modules/env-paths/');
       if (args.pluginData?.direct || args.namespace !== 'file' || (inside && args.kind !== 'dynamic-import')) return undefined;
       const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { direct: true } });
       if (resolved.errors.length > 0 || !isCore(resolved.path)) return resolved;
@@ -69,7 +92,7 @@ const coreChunk = {
     });
     // A gateway: imports the whole core (for the chunking), then stands for its module.
     build.onLoad({ filter: /.*/, namespace: 'svc-core' }, (args) => {
-      const target = JSON.stringify(args.path);
+      const target = JSON.stringify(`svc-core-direct:${args.path}`);
       const defaultExport = args.path.includes('/node_modules/') ? `export { default } from ${target};` : '';
       return { contents: `import 'svc-core-all'; export * from ${target}; ${defaultExport}`, loader: 'js', resolveDir: root };
     });
@@ -81,6 +104,9 @@ const coreChunk = {
       resolveDir: root,
     }));
     build.onResolve({ filter: /^svc-core:/ }, (args) => ({ path: args.path.slice('svc-core:'.length), namespace: 'svc-core' }));
+    // Kept even where nothing uses it (chalk and env-paths say they have no side effects), so that
+    // esbuild counts it used by the same entry points as the rest of the core.
+    build.onResolve({ filter: /^svc-core-direct:/ }, (args) => ({ path: args.path.slice('svc-core-direct:'.length), sideEffects: true }));
   },
 };
 
