@@ -77,6 +77,7 @@ const CORE_FILES = ['src/version.ts', 'node_modules/chalk/source/index.js', 'nod
  * request), and webhook signatures (node:crypto, a few ms to load; only the webhook verbs sign).
  */
 const NOT_CORE = /\/src\/(api\/generated\/.*-validators\.js|api\/undici\.ts|core\/signature[^/]*\.ts)$/;
+const CLI = join(root, 'src/cli.ts');
 const isCore = (path) => !NOT_CORE.test(path) && (CORE_FILES.includes(path) || CORE_DIRS.some((dir) => path.startsWith(dir) && path.endsWith('.ts')));
 const coreChunk = {
   name: 'core-chunk',
@@ -84,7 +85,8 @@ const coreChunk = {
     build.onResolve({ filter: /^(\.{1,2}\/|chalk$|env-paths$)/ }, async (args) => {
       // Inside the core, modules import each other directly; a dynamic import goes through a gateway
       // too (its target becomes a small file that re-exports from the core chunk).
-      const inside = isCore(args.importer) || args.importer.includes('/node_modules/chalk/') || args.importer.includes('/node_modules/env-paths/');
+      // cli.ts imports the few it needs to declare the commands directly: `--help` does not load the rest.
+      const inside = isCore(args.importer) || args.importer === CLI || args.importer.includes('/node_modules/chalk/') || args.importer.includes('/node_modules/env-paths/');
       if (args.pluginData?.direct || args.namespace !== 'file' || (inside && args.kind !== 'dynamic-import')) return undefined;
       const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { direct: true } });
       if (resolved.errors.length > 0 || !isCore(resolved.path)) return resolved;
