@@ -8,7 +8,6 @@
 import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
-import envPaths from 'env-paths';
 import { ExitCode, SvcError, UsageError } from './errors.js';
 
 export interface Profile {
@@ -68,7 +67,7 @@ export class ConfigStore {
   ) {}
 
   static async open(env: NodeJS.ProcessEnv = process.env): Promise<ConfigStore> {
-    const directory = env.SVC_CONFIG_DIR || envPaths('svc', { suffix: '' }).config;
+    const directory = env.SVC_CONFIG_DIR || (await import('env-paths')).default('svc', { suffix: '' }).config;
     return new ConfigStore(directory, readConfigFile(join(directory, `${CONFIG_NAME}.json`)));
   }
 
