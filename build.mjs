@@ -52,6 +52,8 @@ const lazyModules = {
     }));
   },
 };
+/** Dependencies that are plain JavaScript, bundled (see `external` below). */
+const BUNDLED = ['commander', 'chalk', 'cli-table3', 'string-width', 'env-paths', 'conf', 'undici', 'csv-stringify', 'ora', '@inquirer/prompts'];
 const LAZY_BUILTINS = new Set(['node:crypto', 'node:fs/promises', 'node:os', 'node:readline']);
 const buildRequire = createRequire(import.meta.url);
 
@@ -131,9 +133,11 @@ try {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // commander is on every start-up path: bundling it saves resolving and reading its files.
-    // Everything else stays in node_modules and loads only where used.
-    external: ['@napi-rs/keyring'],
+    // Bundled: resolving and reading a package's files from node_modules costs more than the
+    // chunk they become (each still loads only where used, see above). Packages that are not plain
+    // JavaScript (the keyring's native module, WebAssembly read from a file) and any not listed in
+    // BUNDLED stay in node_modules.
+    external: Object.keys(pkg.dependencies).filter((name) => !BUNDLED.includes(name)).flatMap((name) => [name, `${name}/*`]),
     sourcemap: 'linked',
     chunkNames: 'chunks/[name]-[hash]',
     define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
