@@ -8,32 +8,120 @@
 // new build no longer has are removed. A running svc never finds dist/cli.js missing.
 import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate, readDocument, validateDocument } from './openapi/build-api.mjs';
 
+const root = fileURLToPath(new URL('.', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 // commander requires node:child_process up front for executable subcommands, which svc does not
 // use; loading it (and the net/stream modules behind it) is a fifth of `svc --help`. Inside the
 // bundle, commander gets a stand-in that loads the real module on first use.
-const lazyChildProcess = {
-  name: 'lazy-child-process',
+//
+// string-width sets up a grapheme segmenter and large Unicode-property regular expressions as it
+// loads (more than the rest of a start-up). svc measures plain text without it (src/core/width.ts),
+// so inside the bundle it is set up on first call: esbuild wraps a module that is require()d in a
+// function run on the first require.
+const lazyModules = {
+  name: 'lazy-modules',
   setup(build) {
     build.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      args.importer.includes('node_modules/commander/') ? { path: 'lazy-child-process', namespace: 'svc' } : undefined,
+      args.importer.includes('node_modules/commander/') ? { path: 'child_process', namespace: 'svc-lazy' } : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: 'svc' }, () => ({
+    build.onResolve({ filter: /^string-width$/ }, (args) =>
+      args.kind === 'import-statement' && args.importer.startsWith(join(root, 'src')) ? { path: 'string-width', namespace: 'svc-lazy' } : undefined,
+    );
+    // An ES import of a built-in module costs more than require() of it: Node builds an ES facade
+    // of every export (`node:process` alone is ~3 ms at start-up). Inside the bundle they are required.
+    // Each importer gets its own stand-in (a few lines), so no chunk is made for stand-ins shared by
+    // different verbs. Those that a plain start-up does not load at all are loaded on first use.
+    build.onResolve({ filter: /^node:/ }, (args) =>
+      args.kind === 'import-statement' && !args.path.startsWith('node:child_process') ? { path: `${args.path}|${args.importer}`, namespace: 'svc-builtin' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'svc-builtin' }, (args) => ({ contents: builtinModule(args.path.split('|')[0]), loader: 'js' }));
+    build.onLoad({ filter: /^child_process$/, namespace: 'svc-lazy' }, () => ({
       contents: "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });",
       loader: 'js',
     }));
+    build.onLoad({ filter: /^string-width$/, namespace: 'svc-lazy' }, () => ({
+      contents: "let real; export default function stringWidth(text, options) { real ??= require('string-width').default; return real(text, options); }",
+      loader: 'js',
+      resolveDir: root,
+    }));
   },
 };
+/** Dependencies that are plain JavaScript, bundled (see `external` below). */
+const BUNDLED = ['commander', 'chalk', 'cli-table3', 'string-width', 'env-paths', 'conf', 'undici', 'csv-stringify', 'ora', '@inquirer/prompts'];
+const LAZY_BUILTINS = new Set(['node:crypto', 'node:fs/promises', 'node:os', 'node:readline']);
+const buildRequire = createRequire(import.meta.url);
+
+function builtinModule(name) {
+  const spec = JSON.stringify(name);
+  if (name === 'node:process') return 'module.exports = process;';
+  if (!LAZY_BUILTINS.has(name)) return `module.exports = require(${spec});`;
+  const keys = JSON.stringify(Object.keys(buildRequire(name)));
+  return `let loaded;\nfor (const key of ${keys}) Object.defineProperty(exports, key, { enumerable: true, get: () => (loaded ??= require(${spec}))[key] });`;
+}
+
+// A Node start-up pays for every module file it loads (resolve, read, compile, link), and esbuild
+// gives each set of code shared by a different set of verbs its own chunk: a real command loaded
+// twenty-odd small files. The core that (nearly) every command uses (src/core, src/api, src/app,
+// chalk) is put in one chunk instead: code outside it reaches a core module only through a gateway
+// that also imports all of the core, so esbuild sees every core module used by the same entry
+// points and puts them together. What only some commands need stays in their own chunks, and
+// string-width, cli-table3, undici, conf and the prompt and spinner libraries load where used.
+const CORE_DIRS = ['src/core/', 'src/api/', 'src/app/'].map((dir) => join(root, dir));
+const CORE_FILES = ['src/version.ts', 'node_modules/chalk/source/index.js', 'node_modules/env-paths/index.js'].map((file) => join(root, file));
+/**
+ * Kept out of the core: ajv's compiled validators (the sandbox's), undici (loaded on the first
+ * request), and webhook signatures (node:crypto, a few ms to load; only the webhook verbs sign).
+ */
+const NOT_CORE = /\/src\/(api\/generated\/.*-validators\.js|api\/undici\.ts|core\/signature[^/]*\.ts)$/;
+const CLI = join(root, 'src/cli.ts');
+const isCore = (path) => !NOT_CORE.test(path) && (CORE_FILES.includes(path) || CORE_DIRS.some((dir) => path.startsWith(dir) && path.endsWith('.ts')));
+const coreChunk = {
+  name: 'core-chunk',
+  setup(build) {
+    build.onResolve({ filter: /^(\.{1,2}\/|chalk$|env-paths$)/ }, async (args) => {
+      // Inside the core, modules import each other directly; a dynamic import goes through a gateway
+      // too (its target becomes a small file that re-exports from the core chunk).
+      // cli.ts imports the few it needs to declare the commands directly: `--help` does not load the rest.
+      const inside = isCore(args.importer) || args.importer === CLI || args.importer.includes('/node_modules/chalk/') || args.importer.includes('/node_modules/env-paths/');
+      if (args.pluginData?.direct || args.namespace !== 'file' || (inside && args.kind !== 'dynamic-import')) return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { direct: true } });
+      if (resolved.errors.length > 0 || !isCore(resolved.path)) return resolved;
+      return { path: resolved.path, namespace: 'svc-core' };
+    });
+    // A gateway: imports the whole core (for the chunking), then stands for its module.
+    build.onLoad({ filter: /.*/, namespace: 'svc-core' }, (args) => {
+      const target = JSON.stringify(`svc-core-direct:${args.path}`);
+      const defaultExport = args.path.includes('/node_modules/') ? `export { default } from ${target};` : '';
+      return { contents: `import 'svc-core-all'; export * from ${target}; ${defaultExport}`, loader: 'js', resolveDir: root };
+    });
+    // The whole core, through the gateways (so that they too are used by the same entry points as the core).
+    build.onResolve({ filter: /^svc-core-all$/ }, () => ({ path: 'all', namespace: 'svc-core-all' }));
+    build.onLoad({ filter: /.*/, namespace: 'svc-core-all' }, () => ({
+      contents: coreModules().map((path, i) => `export * as m${i} from ${JSON.stringify(`svc-core:${path}`)};`).join('\n'),
+      loader: 'js',
+      resolveDir: root,
+    }));
+    build.onResolve({ filter: /^svc-core:/ }, (args) => ({ path: args.path.slice('svc-core:'.length), namespace: 'svc-core' }));
+    // Kept even where nothing uses it (chalk and env-paths say they have no side effects), so that
+    // esbuild counts it used by the same entry points as the rest of the core.
+    build.onResolve({ filter: /^svc-core-direct:/ }, (args) => ({ path: args.path.slice('svc-core-direct:'.length), sideEffects: true }));
+  },
+};
+
+function coreModules() {
+  return [...CORE_DIRS.flatMap((dir) => files(dir)), ...CORE_FILES].filter((path) => isCore(path) && !path.endsWith('.d.ts')).sort();
+}
+
 // The API description first: an invalid document fails the build, and the code imports what it generates.
 const apiDocument = readDocument();
 await Promise.all([validateDocument(apiDocument), generate(apiDocument)]);
 
-const root = fileURLToPath(new URL('.', import.meta.url));
 const dist = join(root, 'dist');
 const staging = mkdtempSync(join(root, '.dist-'));
 try {
@@ -45,15 +133,17 @@ try {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // commander is on every start-up path: bundling it saves resolving and reading its files.
-    // Everything else stays in node_modules and loads only where used.
-    external: Object.keys(pkg.dependencies).filter((name) => name !== 'commander').flatMap((name) => [name, `${name}/*`]),
+    // Bundled: resolving and reading a package's files from node_modules costs more than the
+    // chunk they become (each still loads only where used, see above). Packages that are not plain
+    // JavaScript (the keyring's native module, WebAssembly read from a file) and any not listed in
+    // BUNDLED stay in node_modules.
+    external: Object.keys(pkg.dependencies).filter((name) => !BUNDLED.includes(name)).flatMap((name) => [name, `${name}/*`]),
     sourcemap: 'linked',
     chunkNames: 'chunks/[name]-[hash]',
     define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
     // commander is CommonJS: give the ESM bundle a `require` for the node: built-ins it asks for.
     banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
-    plugins: [lazyChildProcess],
+    plugins: [lazyModules, coreChunk],
     logLevel: 'warning',
   });
 

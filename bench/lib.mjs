@@ -17,13 +17,21 @@ export function timeOnce(args, env = {}) {
   return ms;
 }
 
-/** Runs every variant `runs` times, round-robin so drift hits all alike; returns medians by name. */
-export function compare(variants, runs) {
+/**
+ * Runs every variant `runs` times, round-robin so drift hits all alike (after one warm-up run each,
+ * which also fills Node's compile cache where the runtime has one). Returns the median of each and
+ * the median of its per-round ratios to `baseline` (pairs taken in the
+ * same round, so a slow patch of the shared machine weighs on both sides).
+ */
+export function compare(variants, runs, baseline) {
   const samples = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+  for (const { args, env } of Object.values(variants)) timeOnce(args, env);
   for (let i = 0; i < runs; i++) {
     for (const [name, { args, env }] of Object.entries(variants)) samples[name].push(timeOnce(args, env));
   }
-  return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
+  const medians = Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
+  const ratios = Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values.map((value, i) => value / samples[baseline][i]))]));
+  return { medians, ratios };
 }
 
 function median(values) {
@@ -64,6 +72,8 @@ export function report(title, rows) {
 
 export const fmt = (ms) => `${ms.toFixed(1)} ms`;
 export const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
+/** A paired ratio against its target, e.g. `1.12× (target ≤ 1.30×)`. */
+export const against = (value, target) => `${value.toFixed(2)}× (target ≤ ${target.toFixed(2)}×)`;
 
 if (!existsSync(new URL('../dist/cli.js', import.meta.url))) {
   console.error('dist/ is missing: run npm run build first');

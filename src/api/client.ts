@@ -3,7 +3,6 @@
  * retries with backoff, idempotency keys kept across retries, client-side pacing, and
  * problem+json turned into typed errors. Commands never touch undici directly.
  */
-import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { onAbort } from '../core/abort.js';
 import { ApiError, InterruptedError, UnavailableError, type Problem } from '../core/errors.js';
@@ -106,9 +105,9 @@ export class ApiClient {
     this.notice = notice;
   }
 
-  /** A fresh idempotency key for a creating POST. */
+  /** A fresh idempotency key for a creating POST (Web Crypto's: node:crypto costs start-up time to load). */
   static newIdempotencyKey(): string {
-    return randomUUID();
+    return crypto.randomUUID();
   }
 
   url(path: string, query?: Query): string {

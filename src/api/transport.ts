@@ -25,10 +25,7 @@ export function loadTransport(): Promise<Transport> {
 }
 
 async function loadDirect(): Promise<Transport> {
-  const [{ default: Agent }, { default: request }] = await Promise.all([
-    import('undici/lib/dispatcher/agent.js'),
-    import('undici/lib/api/api-request.js'),
-  ]);
+  const { Agent, request } = await import('./undici.js');
   if (typeof Agent !== 'function' || typeof request !== 'function') throw new Error('undici layout changed');
   const require = createRequire(import.meta.url);
   return {

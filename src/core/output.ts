@@ -5,10 +5,12 @@
  * jsonl and json lists stream page by page, so memory does not grow with the number of items.
  */
 import type { Chalk, ChalkInstance } from 'chalk';
-import stringWidth from 'string-width';
 import { cellText, leafPaths, project, valueAt } from './fields.js';
 import type { IO } from './io.js';
 import { jsonText, terminalSafeLine } from './sanitize.js';
+import { textWidth, truncate } from './width.js';
+
+export { truncate };
 
 export type Format = 'table' | 'json' | 'jsonl' | 'csv';
 export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl', 'csv'];
@@ -167,7 +169,7 @@ export class Output {
     const entries = Object.entries(record ?? {});
     const width = this.io.terminalWidth();
     const keys = entries.map(([key]) => terminalSafeLine(key));
-    const keyWidth = Math.min(Math.max(0, ...keys.map((key) => stringWidth(key))), Math.max(MIN_CELL, Math.floor(width / 3)));
+    const keyWidth = Math.min(Math.max(0, ...keys.map((key) => textWidth(key))), Math.max(MIN_CELL, Math.floor(width / 3)));
     const valueWidth = Math.max(MIN_CELL, width - keyWidth - 2 * PADDING - 3);
     const Table = await loadTable();
     const table = new Table({ style: { head: [], border: [] }, chars: COMPACT, colWidths: [keyWidth + PADDING, valueWidth + PADDING] });
@@ -186,16 +188,16 @@ export class Output {
   details(rows: readonly DetailRow[]): string[] {
     const { chalk } = this;
     const width = this.io.terminalWidth();
-    const labelWidth = Math.max(0, ...rows.map((row) => stringWidth(row.label)));
+    const labelWidth = Math.max(0, ...rows.map((row) => textWidth(row.label)));
     return rows.flatMap(({ label, value, whole, after, paint = (text: string) => text }) => {
       const head = `${chalk.bold(label.padEnd(labelWidth))}  `;
       if (value === null || value === undefined) return [`${head}${chalk.dim('—')}`];
       const safe = terminalSafeLine(value);
       const tail = after === undefined ? '' : terminalSafeLine(after);
       const room = width - labelWidth - 2;
-      if (stringWidth(safe) + stringWidth(tail) <= room) return [`${head}${paint(safe)}${tail}`];
+      if (textWidth(safe) + textWidth(tail) <= room) return [`${head}${paint(safe)}${tail}`];
       // A name shrinks before the id kept after it (`Lucky Sta… (6cf7…whole)`); when even that cannot fit, the id goes below.
-      if (tail && room - stringWidth(tail) >= MIN_CELL) return [`${head}${paint(truncate(safe, room - stringWidth(tail)))}${tail}`];
+      if (tail && room - textWidth(tail) >= MIN_CELL) return [`${head}${paint(truncate(safe, room - textWidth(tail)))}${tail}`];
       if (tail) return [`${head}${paint(truncate(safe, Math.max(1, room)))}`, tail.trim()];
       if (whole) return [chalk.bold(label), paint(safe)];
       return [`${head}${paint(truncate(safe, Math.max(1, room)))}`];
@@ -301,7 +303,7 @@ const READABLE_CELL = 24;
  * one comes back when it fits beside what stayed).
  */
 export function fitColumns<T>(columns: Column<T>[], headers: string[], rows: string[][][], width: number): { index: number; width: number }[] {
-  const natural = columns.map((_, i) => Math.max(stringWidth(headers[i]), ...rows.map((row) => Math.max(0, ...row[i].map((line) => stringWidth(line))))));
+  const natural = columns.map((_, i) => Math.max(textWidth(headers[i]), ...rows.map((row) => Math.max(0, ...row[i].map((line) => textWidth(line))))));
   const smallest = columns.map((column, i) => (column.id ? natural[i] : Math.min(natural[i], MIN_CELL)));
   // Optional columns are shown only beside a readable width of the others (a name cut to 8 is worth
   // less than a count beside it).
@@ -344,24 +346,28 @@ export function fitColumns<T>(columns: Column<T>[], headers: string[], rows: str
   return shown.map((index) => ({ index, width: Math.max(1, widths[index]) }));
 }
 
-const segmenter = new Intl.Segmenter();
+/** Made on first use: building one is measurable at start-up. */
+let segmenter: Intl.Segmenter | undefined;
 
 /** A line broken into lines of at most `width` columns, at spaces where it can, else mid-word. */
 export function wrapLine(text: string, width: number): string[] {
-  if (stringWidth(text) <= width || width < 1) return [text];
+  if (textWidth(text) <= width || width < 1) return [text];
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/(?<= )/)) {
-    if (line !== '' && stringWidth(line + word.trimEnd()) > width) {
+    if (line !== '' && textWidth(line + word.trimEnd()) > width) {
       lines.push(line.trimEnd());
       line = '';
     }
     line += word;
-    while (stringWidth(line.trimEnd()) > width) {
+    while (textWidth(line.trimEnd()) > width) {
       let head = '';
+      segmenter ??= new Intl.Segmenter();
       for (const { segment } of segmenter.segment(line)) {
-        if (stringWidth(head + segment) > width) break;
+        // One character wider than the line (a wide character in one column) still moves on.
+        if (head !== '' && textWidth(head + segment) > width) break;
         head += segment;
+        if (textWidth(head) >= width) break;
       }
       lines.push(head);
       line = line.slice(head.length);
@@ -369,20 +375,6 @@ export function wrapLine(text: string, width: number): string[] {
   }
   if (line.trimEnd() !== '') lines.push(line.trimEnd());
   return lines;
-}
-
-/** Cuts text to at most `width` terminal columns, ending in `…` when cut; whole characters only. */
-export function truncate(text: string, width: number): string {
-  if (stringWidth(text) <= width) return text;
-  let result = '';
-  let used = 0;
-  for (const { segment } of segmenter.segment(text)) {
-    const w = stringWidth(segment);
-    if (used + w > width - 1) break;
-    result += segment;
-    used += w;
-  }
-  return `${result}…`;
 }
 
 type TableClass = typeof import('cli-table3');

@@ -1,7 +1,7 @@
 import type { RewardStore, StoreGift } from '../../api/types.js';
 import { getRewardStore } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
-import stringWidth from 'string-width';
+import { textWidth } from '../../core/width.js';
 import type { Output } from '../../core/output.js';
 import { truncate, wrapLine } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
@@ -52,7 +52,7 @@ export async function renderStore(output: Output, store: RewardStore): Promise<s
   const id = terminalSafeLine(store.id);
   const lines = [
     // The id stays whole; the name gives way to it.
-    `${chalk.bold(truncate(terminalSafeLine(store.name), Math.max(1, width - stringWidth(id) - 2)))}  ${chalk.dim(id)}`,
+    `${chalk.bold(truncate(terminalSafeLine(store.name), Math.max(1, width - textWidth(id) - 2)))}  ${chalk.dim(id)}`,
     ...wrapLine(terminalSafeLine(
       `${store.phase}${store.startsAt ? ` from ${store.startsAt}` : ''}${store.endsAt ? ` until ${store.endsAt}` : ''} · ${store.brand?.name ?? ''} · ${store.country} · ${store.locale} · prices in ${store.currency?.name ?? ''}${currency && currency !== store.currency?.name ? ` (${currency})` : ''}`,
     ), width),
@@ -77,7 +77,7 @@ export async function renderStore(output: Output, store: RewardStore): Promise<s
         { ruled: true, width: Number.MAX_SAFE_INTEGER },
       )
     ).trimEnd();
-    if (table.split('\n').every((line) => stringWidth(line) <= width)) lines.push(table);
+    if (table.split('\n').every((line) => textWidth(line) <= width)) lines.push(table);
     else for (const gift of section.items ?? []) lines.push(...giftLines(output, gift, formatPrice(gift.coinPrice, store.currency), width));
   }
   return lines.join('\n');
@@ -92,11 +92,11 @@ function giftLines(output: Output, gift: StoreGift, price: string, width: number
   const { chalk } = output;
   const id = terminalSafeLine(gift.productId);
   const priced = `  ${terminalSafeLine(price)}`;
-  const room = width - 2 - stringWidth(priced) - 2 - stringWidth(id);
+  const room = width - 2 - textWidth(priced) - 2 - textWidth(id);
   const head =
     room >= 8
       ? [`  ${chalk.bold(truncate(terminalSafeLine(gift.name), room))}${priced}  ${chalk.dim(id)}`]
-      : [`  ${chalk.bold(truncate(terminalSafeLine(gift.name), Math.max(1, width - 2 - stringWidth(priced))))}${priced}`, `    ${chalk.dim(id)}`];
+      : [`  ${chalk.bold(truncate(terminalSafeLine(gift.name), Math.max(1, width - 2 - textWidth(priced))))}${priced}`, `    ${chalk.dim(id)}`];
   const indent = '    ';
   const wrapped = (text: string, paint: (line: string) => string = (line) => line) =>
     wrapLine(text, Math.max(8, width - indent.length)).map((line) => `${indent}${paint(line)}`);
@@ -116,9 +116,9 @@ function wrapItems(prefix: string, items: readonly string[], width: number): str
   let line = prefix;
   for (const [index, item] of items.entries()) {
     const piece = index === items.length - 1 ? item : `${item} ·`;
-    if (line.trim() !== prefix.trim() && stringWidth(`${line} ${piece}`) > width) {
+    if (line.trim() !== prefix.trim() && textWidth(`${line} ${piece}`) > width) {
       lines.push(line);
-      line = ' '.repeat(stringWidth(prefix)) + piece;
+      line = ' '.repeat(textWidth(prefix)) + piece;
     } else {
       line = line === prefix ? `${prefix}${piece}` : `${line} ${piece}`;
     }

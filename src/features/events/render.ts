@@ -11,7 +11,7 @@
  * the feed passes through terminalSafeLine first.
  */
 import { stripVTControlCharacters } from 'node:util';
-import stringWidth from 'string-width';
+import { textWidth } from '../../core/width.js';
 import type { SvcEvent } from '../../api/types.js';
 import { cellText, valueAt } from '../../core/fields.js';
 import { truncate, type CsvWriter, type JsonArrayWriter, type Output } from '../../core/output.js';
@@ -150,7 +150,7 @@ export class EventRenderer {
       const cut = fit(value, room);
       const padded = width === 0 ? cut : pad(cut, Math.min(room, width));
       parts.push(colour(padded));
-      used += gap + stringWidth(padded);
+      used += gap + textWidth(padded);
     }
     return parts.join(GAP).trimEnd();
   }
@@ -160,11 +160,11 @@ export class EventRenderer {
     const fields = this.output.fields ?? [];
     const safe = values.map((value) => terminalSafeLine(value));
     const isId = fields.map((path) => /(^|\.)id$|Id$/.test(path));
-    const fixed = safe.reduce((sum, value, index) => sum + (isId[index] ? Math.max(ID_WIDTH, stringWidth(value)) : 0), 0);
+    const fixed = safe.reduce((sum, value, index) => sum + (isId[index] ? Math.max(ID_WIDTH, textWidth(value)) : 0), 0);
     const flexible = isId.filter((id) => !id).length;
     const share = flexible === 0 ? 0 : Math.max(4, Math.floor((this.columns - fixed - GAP.length * (fields.length - 1)) / flexible));
     return safe
-      .map((value, index) => (isId[index] ? pad(value, Math.max(ID_WIDTH, stringWidth(value))) : pad(fit(value, share), Number.isFinite(share) ? share : 24)))
+      .map((value, index) => (isId[index] ? pad(value, Math.max(ID_WIDTH, textWidth(value))) : pad(fit(value, share), Number.isFinite(share) ? share : 24)))
       .join(GAP)
       .trimEnd();
   }
@@ -176,7 +176,7 @@ export function fit(value: string, width: number): string {
 }
 
 function pad(value: string, width: number): string {
-  return value + ' '.repeat(Math.max(0, width - stringWidth(value)));
+  return value + ' '.repeat(Math.max(0, width - textWidth(value)));
 }
 
 /** What a person reads beside an event: for an order its price, reference, gift and brand; for a link its campaign and brand. */
