@@ -2,6 +2,7 @@
  * The factory every command receives: lazy, cached access to IO, output, config, the resolved
  * profile, the API client and the prompter. Nothing is loaded until a command asks for it.
  */
+import { Chalk } from 'chalk';
 import type { Command } from 'commander';
 import { ApiClient } from '../api/client.js';
 import { proxySettings, type ProxySettings } from '../api/proxy.js';
@@ -259,7 +260,7 @@ export class Context {
   }
 
   output(): Promise<Output> {
-    this.outputPromise ??= import('chalk').then(({ Chalk }) => new Output(this.io, this.format, Chalk, this.options.fields));
+    this.outputPromise ??= Promise.resolve(new Output(this.io, this.format, Chalk, this.options.fields));
     return this.outputPromise;
   }
 

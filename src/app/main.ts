@@ -6,7 +6,7 @@ import { CommanderError, type Command } from 'commander';
 import { ExitCode, SvcError, UsageError, errorLines, problemLine } from '../core/errors.js';
 import type { IOStreams } from '../core/io.js';
 import { terminalSafe, terminalSafeLine } from '../core/sanitize.js';
-import type { Context, GivenGlobal } from './context.js';
+import { Context, type GivenGlobal } from './context.js';
 import type { VerbModule } from './verb.js';
 
 /** What building the command tree needs from this run, and what it hands back. */
@@ -50,7 +50,6 @@ export async function runMain(argv: string[], streams: IOStreams, build: Program
     attach(command, verb) {
       command.action(async (...args: unknown[]) => {
         const positionals = args.slice(0, -2).flatMap((value) => (Array.isArray(value) ? value : [value])) as string[];
-        const { Context } = await import('./context.js');
         const context = new Context(command.optsWithGlobals(), streams, controller.signal, { given: givenGlobals(program!), tree });
         state.context = context;
         await context.start();

@@ -7,6 +7,7 @@
  */
 import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import envPaths from 'env-paths';
 import { ExitCode, SvcError, UsageError } from './errors.js';
 import { isLoopbackHost } from './net.js';
 import { replaceFile } from './safe-file.js';
@@ -68,7 +69,7 @@ export class ConfigStore {
   ) {}
 
   static async open(env: NodeJS.ProcessEnv = process.env): Promise<ConfigStore> {
-    const directory = env.SVC_CONFIG_DIR || (await import('env-paths')).default('svc', { suffix: '' }).config;
+    const directory = env.SVC_CONFIG_DIR || envPaths('svc', { suffix: '' }).config;
     return new ConfigStore(directory, readConfigFile(join(directory, `${CONFIG_NAME}.json`)));
   }
 
