@@ -95,7 +95,7 @@ _svc_complete() {
     "svc webhooks") subcommands='test sign listen replay' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
     "svc webhooks test") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --dry-run --help -h' ;;
     "svc webhooks sign") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --payload-file --secret-stdin --timestamp --help -h' ;;
-    "svc webhooks listen") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --port --path --save-dir --forward-to --help -h' ;;
+    "svc webhooks listen") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --port --path --save-dir --forward-to --no-register --help -h' ;;
     "svc webhooks replay") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --to --keep-signature --help -h' ;;
     "svc inspect") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --since --fields --help -h' ;;
     "svc doctor") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --webhook --help -h' ;;

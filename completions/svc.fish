@@ -557,6 +557,7 @@ complete -c svc -n "__svc_at 'webhooks listen'" -l port -x -d 'port to listen on
 complete -c svc -n "__svc_at 'webhooks listen'" -l path -x -d 'path to accept deliveries on (default /webhooks)'
 complete -c svc -n "__svc_at 'webhooks listen'" -l save-dir -x -a '(__fish_complete_directories)' -d 'write each delivery (receivedAt, headers, raw body, verdict) to DIR/<event id>.json; a repeated id gets <id>.2.json, never overwritten'
 complete -c svc -n "__svc_at 'webhooks listen'" -l forward-to -x -d 'relay verified deliveries unchanged (body and signature headers) to this URL; http:// only to loopback'
+complete -c svc -n "__svc_at 'webhooks listen'" -l no-register -d 'against a local sandbox: leave the key'\''s webhook URL alone (by default it is set to this listener'\''s and put back when it stops)'
 complete -c svc -n "__svc_at 'webhooks listen'" -l help -s h -d 'show help'
 complete -c svc -n "__svc_at 'webhooks replay'" -l profile -x -a '(__svc_profiles)' -d 'stored profile to use'
 complete -c svc -n "__svc_at 'webhooks replay'" -l base-url -x -d 'API base URL ending in /v1 (env SVC_BASE_URL); http:// only for loopback'

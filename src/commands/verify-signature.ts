@@ -9,7 +9,7 @@ import type { Output } from '../core/output.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature, type InvalidReason, type Verification } from '../core/signature.js';
 import { diagnose, type Cause } from '../core/signature-diagnose.js';
-import { knownSecrets, resolveWebhookSecret } from '../core/signature-secret.js';
+import { knownSecrets, resolveWebhookSecret } from '../features/webhook-secret.js';
 import { readFileOrStdin } from '../core/stdin.js';
 import type { Command } from 'commander';
 import { examples } from './declare.js';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { computeSignature, matchesAny, parseSignatureHeader, signatureHeader, verifySignature } from '../../src/core/signature.js';
 import { diagnose } from '../../src/core/signature-diagnose.js';
-import { secretFromStdin } from '../../src/core/signature-secret.js';
+import { secretFromStdin } from '../../src/features/webhook-secret.js';
 
 const SECRET = '3f9a1c0e5b7d2a4c6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d';
 const OTHER_SECRET = 'a'.repeat(64);

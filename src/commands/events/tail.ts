@@ -17,7 +17,7 @@ import type { Context } from '../../app/context.js';
 import { API_LIMITS } from '../../api/types.js';
 import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
-import { resolveWebhookSecret } from '../../core/signature-secret.js';
+import { resolveWebhookSecret } from '../../features/webhook-secret.js';
 import { parseSince } from '../../core/time.js';
 import * as validate from '../../api/checks.js';
 import { explainRefusedCursor, isRefusedCursor } from '../../api/cursor-refusal.js';

@@ -33,7 +33,8 @@ import { createExclusive, SymlinkRefusedError } from '../../core/safe-file.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { verifySignature } from '../../core/signature.js';
 import { diagnose } from '../../core/signature-diagnose.js';
-import { resolveWebhookSecret } from '../../core/signature-secret.js';
+import { currentProfileSecret, resolveWebhookSecret, type ResolvedSecret } from '../../features/webhook-secret.js';
+import { registerWithSandbox } from './register.js';
 import * as validate from '../../core/validate.js';
 import { EventRenderer } from '../../features/events/render.js';
 import type { Command } from 'commander';
@@ -44,6 +45,8 @@ export interface ListenOptions {
   path?: string;
   saveDir?: string;
   forwardTo?: string;
+  /** false with --no-register */
+  register?: boolean;
 }
 
 /** Deliveries are small JSON events; anything over 1 MiB is refused (413) before it is kept. */
@@ -87,12 +90,15 @@ export function declare(command: Command): void {
     .option('--path <path>', 'path to accept deliveries on (default /webhooks)')
     .option('--save-dir <dir>', 'write each delivery (receivedAt, headers, raw body, verdict) to DIR/<event id>.json; a repeated id gets <id>.2.json, never overwritten')
     .option('--forward-to <url>', 'relay verified deliveries unchanged (body and signature headers) to this URL; http:// only to loopback')
+    .option('--no-register', "against a local sandbox: leave the key's webhook URL alone (by default it is set to this listener's and put back when it stops)")
     .addHelpText(
       'after',
       examples(
         'svc webhooks listen --port 4242',
         'svc webhooks listen --path /hooks/svc -o jsonl',
         'svc webhooks listen --save-dir ./deliveries --forward-to http://localhost:3000/webhooks',
+        'svc --profile sandbox webhooks listen --port 0        # the sandbox now delivers here; its old URL comes back on Ctrl-C',
+        'svc --profile sandbox webhooks listen --no-register   # receive only what you send yourself',
       ),
     );
 }
@@ -104,7 +110,7 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
   // Refused before anything listens or connects: plain http only to loopback.
   const forwardTo = opts.forwardTo === undefined ? undefined : deliveryUrl(opts.forwardTo, '--forward-to');
   if (opts.saveDir === '') throw new UsageError('--save-dir: must name a directory');
-  const { secret } = await resolveWebhookSecret(ctx, { stdinFlag: false });
+  const verifier = new Verifier(ctx, await resolveWebhookSecret(ctx, { stdinFlag: false }));
   const saveDir = opts.saveDir;
   // Saved deliveries hold players' data: the directory svc creates is private.
   if (saveDir !== undefined) {
@@ -117,21 +123,63 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
   // A person at one terminal sees each delivery once: its line (time, id, type, verdict) on stderr;
   // the event table on stdout is for when stdout goes elsewhere (a file, a pipe gets JSON lines).
   const linesOnly = output.format === 'table' && ctx.io.sharesTerminal();
-  const seen = new Set<string>();
   const forwarder = forwardTo ? new Relay(forwardTo, ctx.signal, ctx.proxy()) : undefined;
-  const diagnosis = new Budget(DIAGNOSE_BUDGET_PER_SECOND_MS);
+  const receiver = new Receiver({ ctx, path, saveDir, verifier, renderer, linesOnly, forwarder });
+  const server = createServer((request, response) => {
+    receiver.handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) answer(response, 500, { error: 'internal_error', detail: String(error) });
+    });
+  });
+  const address = await listen(server, port);
+  const url = `http://127.0.0.1:${address}${path}`;
+  ctx.io.info(`Ready: ${url}`);
+  const restore = opts.register === false ? undefined : await registerWithSandbox(ctx, url);
+  if (!linesOnly) await renderer.begin();
+  if (ctx.io.stderrIsTTY) {
+    const extras = [saveDir !== undefined ? `saving each to ${terminalSafeLine(saveDir)}` : '', forwardTo ? `forwarding verified ones to ${forwardTo}` : ''].filter(Boolean);
+    ctx.io.info(output.chalk.dim(`Verifying each delivery with the webhook secret${extras.length ? `; ${extras.join('; ')}` : ''}; Ctrl-C to stop.`));
+  }
+  await receiver.stopped();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await restore?.();
+  await receiver.settled();
+  await forwarder?.close();
+  await renderer.end();
+  if (receiver.fatal) throw receiver.fatal;
+  return ExitCode.interrupted;
+}
 
-  const judge = (delivery: Delivery): { verdict: Verdict; event?: SvcEvent } => {
+/**
+ * Checks each delivery's signature with the webhook secret. A secret from the profile is read again
+ * when a signature does not match (at most once a second): a sandbox restarted meanwhile saves a new
+ * one, and the listener goes on with it instead of refusing every delivery from then on.
+ */
+class Verifier {
+  private secret: string;
+  private readonly diagnosis = new Budget(DIAGNOSE_BUDGET_PER_SECOND_MS);
+  private readonly seen = new Set<string>();
+  private lastReread = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly source: ResolvedSecret,
+  ) {
+    this.secret = source.secret;
+  }
+
+  async judge(delivery: Delivery): Promise<{ verdict: Verdict; event?: SvcEvent }> {
     const header = delivery.headers['svc-signature'];
     if (typeof header !== 'string') return { verdict: reject('missing_signature', 'no Svc-Signature header') };
     // The cheap check first: one HMAC. Only a failure is diagnosed, and only within bounds.
-    const verification = verifySignature({ header, payload: delivery.body, secret, now: Math.floor(Date.now() / 1000) });
+    let verification = this.verify(header, delivery.body);
+    if (!verification.valid && verification.reason === 'no_matching_signature' && (await this.reread())) verification = this.verify(header, delivery.body);
     if (!verification.valid) {
       let detail = verification.header.problems.join('; ') || REASON_TEXT[verification.reason!] || verification.reason!;
-      if (delivery.body.length <= DIAGNOSE_MAX_BYTES && diagnosis.available()) {
+      if (delivery.body.length <= DIAGNOSE_MAX_BYTES && this.diagnosis.available()) {
         const started = performance.now();
-        const [cause] = diagnose({ verification, payload: delivery.body, secret, deadline: started + DIAGNOSE_BUDGET_MS });
-        diagnosis.spend(performance.now() - started);
+        const [cause] = diagnose({ verification, payload: delivery.body, secret: this.secret, deadline: started + DIAGNOSE_BUDGET_MS });
+        this.diagnosis.spend(performance.now() - started);
         if (cause) detail = cause.message;
       }
       return { verdict: reject(verification.reason!, detail) };
@@ -142,17 +190,67 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
     } catch {
       return { verdict: reject('invalid_json', 'the body is not JSON') };
     }
-    const duplicate = delivery.id !== '' && seen.has(delivery.id);
-    remember(seen, delivery.id);
+    const duplicate = delivery.id !== '' && this.seen.has(delivery.id);
+    remember(this.seen, delivery.id);
     return { verdict: { ok: true, status: 200, ...(duplicate ? { duplicate: true } : {}) }, event: parsed };
-  };
+  }
 
-  // A file svc must not write through (a planted link) ends the listener with exit 2.
-  let fatal: SvcError | undefined;
-  let stopListening: () => void = () => undefined;
-  // Deliveries are printed and forwarded one at a time, in arrival order, so lines never interleave.
-  let chain = Promise.resolve();
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  private verify(header: string, body: Buffer) {
+    return verifySignature({ header, payload: body, secret: this.secret, now: Math.floor(Date.now() / 1000) });
+  }
+
+  /** Whether the profile now holds another secret (taken from here on). */
+  private async reread(): Promise<boolean> {
+    if (!this.source.profile || performance.now() - this.lastReread < 1_000) return false;
+    this.lastReread = performance.now();
+    const current = await currentProfileSecret(this.ctx, this.source.profile);
+    if (current === undefined || current === this.secret) return false;
+    this.secret = current;
+    this.ctx.io.info(`note: the webhook secret of profile ${terminalSafeLine(this.source.profile)} changed (a restarted sandbox?); verifying with the new one`);
+    return true;
+  }
+}
+
+interface ReceiverParts {
+  ctx: Context;
+  path: string;
+  saveDir: string | undefined;
+  verifier: Verifier;
+  renderer: EventRenderer;
+  linesOnly: boolean;
+  forwarder: Relay | undefined;
+}
+
+/** Answers each request to the listener: refuses what is not a delivery, verifies, saves, answers, then shows and relays it. */
+class Receiver {
+  /** A file svc must not write through (a planted link) ends the listener with exit 2. */
+  fatal: SvcError | undefined;
+  private stop: () => void = () => undefined;
+  /** Deliveries are printed and forwarded one at a time, in arrival order, so lines never interleave. */
+  private chain = Promise.resolve();
+
+  constructor(private readonly parts: ReceiverParts) {}
+
+  /** Resolves on Ctrl-C, or when a delivery could not be saved safely. */
+  stopped(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.stop = resolve;
+      if (this.parts.ctx.signal.aborted || this.fatal) resolve();
+      this.parts.ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+
+  /** Every delivery received so far has been shown. */
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
+  private say(line: () => string): void {
+    this.chain = this.chain.then(() => this.parts.ctx.io.info(line()));
+  }
+
+  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const { ctx, path, saveDir } = this.parts;
     const url = new URL(request.url ?? '/', 'http://receiver');
     if (url.pathname !== path) return answer(response, 404, { error: 'not_found', detail: `deliveries go to ${path}` });
     if (request.method !== 'POST') return answer(response, 405, { error: 'method_not_allowed', detail: 'deliveries are POST requests' });
@@ -160,75 +258,56 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
       // A browser's cross-site post: refused unread, never saved, never shown as a delivery.
       answer(response, 403, { error: 'forbidden', detail: 'requests from a browser (with an Origin header) are not deliveries' });
       drain(request);
-      chain = chain.then(() => ctx.io.info(`refused a request from a browser (Origin ${terminalSafeLine(String(request.headers.origin).slice(0, 200))}): 403, not saved`));
+      this.say(() => `refused a request from a browser (Origin ${terminalSafeLine(String(request.headers.origin).slice(0, 200))}): 403, not saved`);
       return;
     }
     const receivedAt = new Date().toISOString();
     const body = await readBody(request);
+    const { chalk } = await ctx.output();
     if (body === null) {
       answer(response, 413, { error: 'too_large', detail: `body over ${MAX_BODY_BYTES} bytes (1 MiB)` });
       drain(request);
-      chain = chain.then(() => ctx.io.info(deliveryLine(output.chalk, receivedAt, headerText(request.headers['svc-event-id']), '', { ok: false, status: 413, error: 'too_large', detail: 'body over 1 MiB, not read' })));
+      this.say(() => deliveryLine(chalk, receivedAt, headerText(request.headers['svc-event-id']), '', { ok: false, status: 413, error: 'too_large', detail: 'body over 1 MiB, not read' }));
       return;
     }
     const delivery: Delivery = { receivedAt, headers: request.headers, body, ...identify(body, request.headers) };
-    const { verdict, event } = judge(delivery);
+    const { verdict, event } = await this.parts.verifier.judge(delivery);
     // Saved before it is answered or shown: a delivery acknowledged is a delivery on disk. One that
     // could not be saved is answered 500, so its sender delivers it again.
-    if (saveDir !== undefined) {
-      try {
-        await save(ctx, saveDir, delivery, verdict);
-      } catch (error) {
-        answer(response, 500, { error: 'not_saved', detail: 'the receiver could not save the delivery' });
-        if (error instanceof SymlinkRefusedError) {
-          fatal ??= error;
-          stopListening();
-        } else {
-          chain = chain.then(() => ctx.io.info(`could not save delivery ${terminalSafeLine(delivery.id) || '-'}: ${terminalSafeLine(error instanceof Error ? error.message : String(error))}`));
-        }
-        return;
-      }
-    }
+    if (saveDir !== undefined && !(await this.saved(saveDir, delivery, verdict, response))) return;
     answer(response, verdict.status, verdict.ok ? { received: true, ...(verdict.duplicate ? { duplicate: true } : {}) } : { error: verdict.error, detail: verdict.detail });
-    chain = chain
-      .then(async () => {
-        ctx.io.info(deliveryLine(output.chalk, receivedAt, delivery.id, delivery.type, verdict));
-        if (event !== undefined && !linesOnly && !(verdict.duplicate && output.format !== 'table')) {
-          await renderer.event(JSON.stringify(event), event, verdict.duplicate ? output.chalk.yellow('duplicate') : undefined);
-        }
-        if (verdict.ok && forwarder) forwarder.enqueue(delivery, (line) => ctx.io.info(line));
-      })
-      .catch((error: unknown) => {
-        // One failed print or save must not silence every later delivery: say so and keep the chain alive.
-        ctx.io.info(`could not handle a delivery: ${terminalSafeLine(error instanceof Error ? error.message : String(error))}`);
-      });
-    await chain;
-  };
-
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) answer(response, 500, { error: 'internal_error', detail: String(error) });
+    this.chain = this.chain.then(() => this.show(delivery, verdict, event)).catch((error: unknown) => {
+      // One failed print or save must not silence every later delivery: say so and keep the chain alive.
+      ctx.io.info(`could not handle a delivery: ${terminalSafeLine(error instanceof Error ? error.message : String(error))}`);
     });
-  });
-  const address = await listen(server, port);
-  ctx.io.info(`Ready: http://127.0.0.1:${address}${path}`);
-  if (!linesOnly) await renderer.begin();
-  if (ctx.io.stderrIsTTY) {
-    const extras = [saveDir !== undefined ? `saving each to ${terminalSafeLine(saveDir)}` : '', forwardTo ? `forwarding verified ones to ${forwardTo}` : ''].filter(Boolean);
-    ctx.io.info(output.chalk.dim(`Verifying each delivery with the webhook secret${extras.length ? `; ${extras.join('; ')}` : ''}; Ctrl-C to stop.`));
+    await this.chain;
   }
-  await new Promise<void>((resolve) => {
-    stopListening = resolve;
-    if (ctx.signal.aborted || fatal) resolve();
-    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await chain;
-  await forwarder?.close();
-  await renderer.end();
-  if (fatal) throw fatal;
-  return ExitCode.interrupted;
+
+  private async saved(saveDir: string, delivery: Delivery, verdict: Verdict, response: ServerResponse): Promise<boolean> {
+    try {
+      await save(this.parts.ctx, saveDir, delivery, verdict);
+      return true;
+    } catch (error) {
+      answer(response, 500, { error: 'not_saved', detail: 'the receiver could not save the delivery' });
+      if (error instanceof SymlinkRefusedError) {
+        this.fatal ??= error;
+        this.stop();
+      } else {
+        this.say(() => `could not save delivery ${terminalSafeLine(delivery.id) || '-'}: ${terminalSafeLine(error instanceof Error ? error.message : String(error))}`);
+      }
+      return false;
+    }
+  }
+
+  private async show(delivery: Delivery, verdict: Verdict, event: SvcEvent | undefined): Promise<void> {
+    const { ctx, renderer, linesOnly, forwarder } = this.parts;
+    const output = await ctx.output();
+    ctx.io.info(deliveryLine(output.chalk, delivery.receivedAt, delivery.id, delivery.type, verdict));
+    if (event !== undefined && !linesOnly && !(verdict.duplicate && output.format !== 'table')) {
+      await renderer.event(JSON.stringify(event), event, verdict.duplicate ? output.chalk.yellow('duplicate') : undefined);
+    }
+    if (verdict.ok && forwarder) forwarder.enqueue(delivery, (line) => ctx.io.info(line));
+  }
 }
 
 /** What a failed check means, where no known mistake explains it. */

@@ -18,7 +18,7 @@ import { ExitCode, UsageError } from '../../core/errors.js';
 import { deliveryUrl } from '../../core/net.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { signatureHeader } from '../../core/signature.js';
-import { resolveWebhookSecret } from '../../core/signature-secret.js';
+import { resolveWebhookSecret } from '../../features/webhook-secret.js';
 import { examples } from '../declare.js';
 import { MAX_BODY_BYTES } from './listen.js';
 

@@ -7,7 +7,7 @@ import type { Context } from '../../app/context.js';
 import * as validate from '../../core/validate.js';
 import { UsageError } from '../../core/errors.js';
 import { computeSignature } from '../../core/signature.js';
-import { resolveWebhookSecret } from '../../core/signature-secret.js';
+import { resolveWebhookSecret } from '../../features/webhook-secret.js';
 import { readFileOrStdin } from '../../core/stdin.js';
 import type { Command } from 'commander';
 import { examples } from '../declare.js';

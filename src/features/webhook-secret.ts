@@ -3,14 +3,16 @@
  * SVC_WEBHOOK_SECRET, then the profile. The secret is never printed; only its source is named.
  */
 import type { Context } from '../app/context.js';
-import { UsageError } from './errors.js';
-import type { KnownSecret } from './signature-diagnose.js';
-import { readAll } from './stdin.js';
+import { UsageError } from '../core/errors.js';
+import type { KnownSecret } from '../core/signature-diagnose.js';
+import { readAll } from '../core/stdin.js';
 
 export interface ResolvedSecret {
   secret: string;
   /** where it came from, for messages: `--secret-stdin`, `SVC_WEBHOOK_SECRET` or `profile NAME` */
   source: string;
+  /** the profile's name, when it came from a profile */
+  profile?: string;
 }
 
 /** `stdinFlag`: whether the command has `--secret-stdin` (only then is it offered in the error). */
@@ -20,7 +22,7 @@ export async function resolveWebhookSecret(ctx: Context, options: { secretStdin?
   if (fromEnv) return { secret: fromEnv, source: 'SVC_WEBHOOK_SECRET' };
   const profile = await ctx.profile();
   const saved = profile.webhookSecret ?? (await ctx.keyringSecret(profile.name, profile.stored, 'webhookSecret'));
-  if (saved) return { secret: saved, source: `profile ${profile.name}` };
+  if (saved) return { secret: saved, source: `profile ${profile.name}`, profile: profile.name };
   const login = `svc login${profile.name === 'default' ? '' : ` --profile ${profile.name}`} --webhook-secret-stdin`;
   const ways = [...(options.stdinFlag ? ['pipe it with --secret-stdin'] : []), 'set SVC_WEBHOOK_SECRET', `save it in the profile with '${login}'`];
   throw new UsageError(`no webhook secret for profile ${profile.name}: ${ways.join(', or ')}`);
@@ -63,4 +65,21 @@ export async function knownSecrets(ctx: Context): Promise<KnownSecret[]> {
     if (secret) known.push({ source: `profile ${name}`, secret });
   });
   return known;
+}
+
+/**
+ * The webhook secret of profile `name` as the config file holds it now (a restarted sandbox saves a
+ * new one while `webhooks listen` runs): read afresh, not from this run's copy. Undefined when the
+ * profile has none or it cannot be read.
+ */
+export async function currentProfileSecret(ctx: Context, name: string): Promise<string | undefined> {
+  try {
+    const { ConfigStore } = await import('../core/config.js');
+    const stored = (await ConfigStore.open(ctx.env)).getProfile(name);
+    if (stored?.webhookSecret) return stored.webhookSecret;
+    if (!stored?.keyring?.webhookSecret) return undefined;
+    return await ctx.secretStore().get(`${stored.keyring.account}/webhookSecret`);
+  } catch {
+    return undefined;
+  }
 }
