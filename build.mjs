@@ -53,7 +53,7 @@ const lazyModules = {
   },
 };
 /** Dependencies that are plain JavaScript, bundled (see `external` below). */
-const BUNDLED = ['commander', 'chalk', 'cli-table3', 'string-width', 'env-paths', 'conf', 'undici', 'csv-stringify', 'ora', '@inquirer/prompts'];
+const BUNDLED = ['commander', 'chalk', 'cli-table3', 'string-width', 'env-paths', 'undici', 'csv-stringify', 'ora', '@inquirer/prompts'];
 const LAZY_BUILTINS = new Set(['node:crypto', 'node:fs/promises', 'node:os', 'node:readline']);
 const buildRequire = createRequire(import.meta.url);
 

@@ -7,7 +7,8 @@
  */
 import type { ApiClient } from '../api/client.js';
 import { readPage } from '../api/paginate.js';
-import type { Campaign, Me } from '../api/types.js';
+import { API_LIMITS, type Campaign, type Me } from '../api/types.js';
+import { getMe, listCampaigns } from '../api/resources.js';
 import type { DetailRow } from '../core/output.js';
 
 /** Campaign pages read at most (100 each): names past that fall back to ids. */
@@ -77,7 +78,7 @@ export async function namesFor(client: ApiClient, signal: AbortSignal, options: 
   let cached = cache.get(client);
   if (!cached) cache.set(client, (cached = { names: new Names() }));
   const { names } = cached;
-  cached.me ??= (options.me ? Promise.resolve(options.me) : client.request<Me>('GET', '/me', { signal, retry: false }).then((response) => response.body))
+  cached.me ??= (options.me ? Promise.resolve(options.me) : getMe(client, { signal, retry: false }).then((response) => response.body))
     .then((body) => names.addMe(body))
     .catch(() => undefined);
   if (options.campaigns) cached.campaigns ??= readCampaigns(client, signal, names).catch(() => undefined);
@@ -88,8 +89,8 @@ export async function namesFor(client: ApiClient, signal: AbortSignal, options: 
 async function readCampaigns(client: ApiClient, signal: AbortSignal, names: Names): Promise<void> {
   let after: string | undefined;
   for (let page = 0; page < MAX_CAMPAIGN_PAGES; page++) {
-    const query = { limit: 100, ...(after ? { after } : {}) };
-    const { items, nextCursor } = readPage<Campaign>((await client.request('GET', '/campaigns', { query, signal, retry: false })).body);
+    const query = { limit: API_LIMITS.pageSizeMax, ...(after ? { after } : {}) };
+    const { items, nextCursor } = readPage<Campaign>((await listCampaigns(client, query, { signal, retry: false })).body);
     names.addCampaigns(items);
     if (!nextCursor || items.length === 0 || nextCursor === after) return;
     after = nextCursor;

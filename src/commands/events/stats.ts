@@ -12,6 +12,7 @@ import { UsageError } from '../../core/errors.js';
 import { formatMicros, parseDuration, parseSince, parseTimestamp } from '../../core/time.js';
 import { feed } from '../../features/events/feed.js';
 import { eventFilter, warnUnknownTypes } from '../../features/events/select.js';
+import { API_LIMITS } from '../../api/types.js';
 import { collect, examples } from '../declare.js';
 import { renderChart, type Stats } from './chart.js';
 
@@ -70,7 +71,7 @@ export async function run(ctx: Context, opts: StatsOptions): Promise<void> {
   let pageCount = 0;
   const progress = ctx.io.stderrIsTTY ? (line: string) => ctx.io.streams.stderr.write(`\r\x1b[2K${line}`) : undefined;
   try {
-    for await (const element of feed({ client, limit: 100, follow: false, intervalMs: 0, signal: ctx.signal })) {
+    for await (const element of feed({ client, limit: API_LIMITS.pageSizeMax, follow: false, intervalMs: 0, signal: ctx.signal })) {
       if (element.kind !== 'page') continue;
       pageCount++;
       for (const { event } of element.events) {

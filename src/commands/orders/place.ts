@@ -6,9 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { apiErrorCode } from '../../api/error-codes.js';
-import { getMe, placeRewardStoreOrder } from '../../api/resources.js';
+import { getMe, getRewardStore, placeRewardStoreOrder } from '../../api/resources.js';
 import { ApiClient } from '../../api/client.js';
-import type { Me, PlaceOrderRequest, RewardStore, RewardStoreOrder } from '../../api/types.js';
+import type { CountryCode, Me, PlaceOrderRequest, RewardStore, RewardStoreOrder } from '../../api/types.js';
 import type { Context } from '../../app/context.js';
 import { namesFor } from '../../features/names.js';
 import { ApiError, FailureError } from '../../core/errors.js';
@@ -131,11 +131,9 @@ async function fromFlags(ctx: Context, opts: PlaceOptions): Promise<Prepared> {
 /** The store and gift as the order names them, for a person's confirmation; undefined when they cannot be read. */
 async function readShown(client: ApiClient, draft: Draft, signal: AbortSignal): Promise<Shown | undefined> {
   try {
-    const store = await client.get<RewardStore>(`/reward-stores/${draft.storeId}`, {
-      query: { brandId: draft.brandId, country: draft.recipient.address.country, locale: draft.locale },
-      signal,
-      retry: false,
-    });
+    const query = { brandId: draft.brandId, country: draft.recipient.address.country as CountryCode, locale: draft.locale };
+    if (draft.storeId === undefined || draft.brandId === undefined) return undefined;
+    const store: RewardStore = (await getRewardStore(client, draft.storeId, { ...query, brandId: draft.brandId }, { signal, retry: false })).body;
     const gift = (store.sections ?? []).flatMap((section) => section.items ?? []).find((item) => item.productId === draft.productId);
     return gift ? { store, gift } : { store, gift: undefined };
   } catch {
