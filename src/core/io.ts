@@ -89,6 +89,12 @@ export class IO {
     return this.stdoutIsTTY && typeof columns === 'number' && columns > 0 ? columns : DEFAULT_WIDTH;
   }
 
+  /** The columns of stderr when it is a terminal (lines for a person fit them), else undefined. */
+  stderrWidth(): number | undefined {
+    const columns = this.streams.stderr.columns;
+    return this.stderrIsTTY && typeof columns === 'number' && columns > 0 ? columns : undefined;
+  }
+
   /** --jq: what every write to stdout goes through (core/jq.ts) */
   private stdoutFilter?: { chunk(text: string): Promise<void>; end(): Promise<void> };
 

@@ -31,6 +31,7 @@ import type { Context } from '../../app/context.js';
 import { ExitCode, FailureError, SvcError, UsageError } from '../../core/errors.js';
 import { createExclusive, SymlinkRefusedError } from '../../core/safe-file.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
+import { textWidth, truncate } from '../../core/width.js';
 import { verifySignature } from '../../core/signature.js';
 import { diagnose } from '../../core/signature-diagnose.js';
 import { currentProfileSecret, resolveWebhookSecret, type ResolvedSecret } from '../../features/webhook-secret.js';
@@ -267,7 +268,7 @@ class Receiver {
     if (body === null) {
       answer(response, 413, { error: 'too_large', detail: `body over ${MAX_BODY_BYTES} bytes (1 MiB)` });
       drain(request);
-      this.say(() => deliveryLine(chalk, receivedAt, headerText(request.headers['svc-event-id']), '', { ok: false, status: 413, error: 'too_large', detail: 'body over 1 MiB, not read' }));
+      this.say(() => deliveryLine(chalk, receivedAt, headerText(request.headers['svc-event-id']), '', { ok: false, status: 413, error: 'too_large', detail: 'body over 1 MiB, not read' }, ctx.io.stderrWidth()));
       return;
     }
     const delivery: Delivery = { receivedAt, headers: request.headers, body, ...identify(body, request.headers) };
@@ -302,7 +303,7 @@ class Receiver {
   private async show(delivery: Delivery, verdict: Verdict, event: SvcEvent | undefined): Promise<void> {
     const { ctx, renderer, linesOnly, forwarder } = this.parts;
     const output = await ctx.output();
-    ctx.io.info(deliveryLine(output.chalk, delivery.receivedAt, delivery.id, delivery.type, verdict));
+    ctx.io.info(deliveryLine(output.chalk, delivery.receivedAt, delivery.id, delivery.type, verdict, ctx.io.stderrWidth()));
     if (event !== undefined && !linesOnly && !(verdict.duplicate && output.format !== 'table')) {
       await renderer.event(JSON.stringify(event), event, verdict.duplicate ? output.chalk.yellow('duplicate') : undefined);
     }
@@ -348,13 +349,27 @@ function identify(body: Buffer, headers: IncomingHttpHeaders): { id: string; typ
   return { id: scalar(object.id) || headerText(headers['svc-event-id']), type: scalar(object.type) };
 }
 
-/** `2026-11-24T06:30:00.123Z  evt_1  order.sent  ✓ verified` — every value from the sender made terminal-safe. */
-export function deliveryLine(chalk: { green(text: string): string; red(text: string): string; yellow(text: string): string }, receivedAt: string, id: string, type: string, verdict: Verdict): string {
+/**
+ * `2026-11-24T06:30:00.123Z  evt_1  order.sent  ✓ verified` — every value from the sender made
+ * terminal-safe. With `width` (a terminal's columns) the line fits it: the time, the type and the
+ * verdict stay whole, the event id gives way first, then a failure's detail shrinks with `…`.
+ */
+export function deliveryLine(chalk: { green(text: string): string; red(text: string): string; yellow(text: string): string }, receivedAt: string, id: string, type: string, verdict: Verdict, width?: number): string {
   const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+  const shownId = terminalSafeLine(cut(id, 100)) || '-';
+  const shownType = terminalSafeLine(cut(type, 60)) || '-';
+  let detail = verdict.ok ? '' : terminalSafeLine(cut(verdict.detail ?? '', 300));
+  const markText = () => (verdict.ok ? `✓ verified${verdict.duplicate ? ' duplicate' : ''}` : `✗ ${verdict.error}: ${detail}`);
+  let parts = [receivedAt, shownId, shownType];
+  const lineWidth = () => textWidth([...parts, markText()].join('  '));
+  if (width !== undefined && lineWidth() > width) parts = [receivedAt, shownType];
+  if (width !== undefined && !verdict.ok && lineWidth() > width) {
+    detail = truncate(detail, Math.max(1, textWidth(detail) - (lineWidth() - width)));
+  }
   const mark = verdict.ok
     ? chalk.green('✓ verified') + (verdict.duplicate ? ` ${chalk.yellow('duplicate')}` : '')
-    : chalk.red(`✗ ${verdict.error}: ${terminalSafeLine(cut(verdict.detail ?? '', 300))}`);
-  return [receivedAt, terminalSafeLine(cut(id, 100)) || '-', terminalSafeLine(cut(type, 60)) || '-', mark].join('  ');
+    : chalk.red(markText());
+  return [...parts, mark].join('  ');
 }
 
 /**

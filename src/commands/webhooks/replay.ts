@@ -17,6 +17,7 @@ import type { Context } from '../../app/context.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { deliveryUrl } from '../../core/net.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
+import { textWidth, truncate } from '../../core/width.js';
 import { signatureHeader } from '../../core/signature.js';
 import { resolveWebhookSecret } from '../../features/webhook-secret.js';
 import { examples } from '../declare.js';
@@ -105,7 +106,7 @@ export async function run(ctx: Context, opts: ReplayOptions, paths: string[]): P
       }
       if (!result.ok) failed++;
       if (array) await array.items([result]);
-      else if (output.format === 'table') await ctx.io.write(`${line(result, output.chalk)}\n`);
+      else if (output.format === 'table') await ctx.io.write(`${replayLine(result, output.chalk, ctx.io.stdoutIsTTY ? ctx.io.terminalWidth() : undefined)}\n`);
       else await ctx.io.write(`${output.json(result)}\n`);
     }
   } finally {
@@ -116,11 +117,16 @@ export async function run(ctx: Context, opts: ReplayOptions, paths: string[]): P
   return failed === 0 ? ExitCode.ok : ExitCode.refused;
 }
 
-/** One line for a person: ✓/✗, event id, status, the start of the answer (made safe for the terminal). */
-function line(result: ReplayResult, chalk: { green(text: string): string; red(text: string): string }): string {
+/**
+ * One line for a person: ✓/✗, event id, status, the start of the answer (made safe for the terminal).
+ * With `width` (a terminal's columns) the answer's start is cut with `…` so the line fits it.
+ */
+export function replayLine(result: ReplayResult, chalk: { green(text: string): string; red(text: string): string }, width?: number): string {
   const mark = result.ok ? chalk.green('✓') : chalk.red('✗');
-  const what = result.status === null ? `failed: ${result.error}` : `${result.status}  ${result.body ?? ''}`;
-  return `${mark} ${terminalSafeLine(result.eventId ?? result.file)}  ${terminalSafeLine(what)}`;
+  const head = `${terminalSafeLine(result.eventId ?? result.file)}  `;
+  let what = terminalSafeLine(result.status === null ? `failed: ${result.error}` : `${result.status}  ${result.body ?? ''}`);
+  if (width !== undefined) what = truncate(what, Math.max(1, width - 2 - textWidth(head)));
+  return `${mark} ${head}${what}`;
 }
 
 /** Stable: deliveries received at the same time keep the order of their files. */
