@@ -14,7 +14,7 @@ import { USER_AGENT } from '../version.js';
 import { ResponseTooLargeError, readBoundedText } from './body.js';
 import { Pacer, type Sleep } from './pacer.js';
 import { describeNetworkError, errorCode, loadTransport } from './transport.js';
-import { describeProxy, scrubProxyCredentials, type ProxySettings } from './proxy.js';
+import { describeProxy, proxyAtFault, scrubProxyCredentials, type ProxySettings } from './proxy.js';
 import { isCertificateError, isRetryable, retryDelayMs, type Outcome } from './retry.js';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -269,16 +269,20 @@ export class ApiClient {
       // Nothing listens on this machine's port: no wait will change that, and it is most often a
       // sandbox that is not running. Said at once, without retries.
       const local = code === 'ECONNREFUSED' && isLoopbackHost(new URL(url).hostname);
+      // Behind a proxy, the proxy itself may be what cannot be reached: said so, without its credentials.
+      const viaProxy = proxyAtFault(error, url, this.options.proxy);
       return {
         kind: 'failure',
         outcome: { kind: 'network', code: local ? 'ECONNREFUSED_LOOPBACK' : code },
         error: new UnavailableError(
-          `could not reach ${new URL(url).origin}: ${scrubProxyCredentials(describeNetworkError(error), this.options.proxy)}`,
+          `could not reach ${new URL(url).origin}${viaProxy ? ` through the proxy ${viaProxy}` : ''}: ${scrubProxyCredentials(describeNetworkError(error), this.options.proxy)}`,
           'connection_error',
           error,
           local
             ? 'is the sandbox running? start it with: svc sandbox'
-            : // A company proxy or CA that re-signs TLS: Node trusts its certificate once told where it is.
+            : viaProxy
+              ? 'check HTTPS_PROXY and HTTP_PROXY (or name this host in NO_PROXY to go direct)'
+              : // A company proxy or CA that re-signs TLS: Node trusts its certificate once told where it is.
               isCertificateError(code)
               ? "if your company's proxy or CA signs this certificate, point NODE_EXTRA_CA_CERTS at its PEM file"
               : undefined,
@@ -318,7 +322,8 @@ export class ApiClient {
     const note = `after ${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}`;
     const hint = idempotencyKey ? `re-run with --idempotency-key ${idempotencyKey} to retry safely` : undefined;
     if (error instanceof ApiError) return new ApiError(error.problem, { retriesExhausted: true, note, hint });
-    return new UnavailableError(`${error.message} (${note})`, error.code, error.cause, hint);
+    // The retry hint where one applies, else the failure's own (a proxy or a CA to check).
+    return new UnavailableError(`${error.message} (${note})`, error.code, error.cause, hint ?? error.hint);
   }
 
   private debugRequest(method: string, url: string, headers: Record<string, string>, payload?: string): void {

@@ -6,6 +6,7 @@
  * proxy URL without its credentials for --debug and errors.
  */
 import { UsageError } from '../core/errors.js';
+import { isLoopbackHost } from '../core/net.js';
 
 export interface ProxySettings {
   httpProxy?: string;
@@ -77,4 +78,26 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * The proxy (described without its credentials) when a failed connection was to it rather than to
+ * `target`: the failing socket's host name, or its port where the target's differs, is the proxy's.
+ * Undefined otherwise (no proxy, a loopback target, which is never proxied, or no way to tell), so
+ * a message never blames a proxy that was not in the way.
+ */
+export function proxyAtFault(error: unknown, target: string, settings: ProxySettings | undefined): string | undefined {
+  if (!settings) return undefined;
+  const to = new URL(target);
+  const proxy = to.protocol === 'https:' ? settings.httpsProxy : settings.httpProxy;
+  if (!proxy || isLoopbackHost(to.hostname)) return undefined;
+  const via = new URL(proxy);
+  const portOf = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
+  const err = error as { hostname?: unknown; port?: unknown; cause?: { hostname?: unknown; port?: unknown } } | undefined;
+  const hostname = err?.hostname ?? err?.cause?.hostname;
+  const port = err?.port ?? err?.cause?.port;
+  const proxyHost = via.hostname.replace(/^\[|\]$/g, '');
+  if (typeof hostname === 'string' && hostname === proxyHost && hostname !== to.hostname) return describeProxy(proxy);
+  if (port !== undefined && String(port) === portOf(via) && portOf(via) !== portOf(to)) return describeProxy(proxy);
+  return undefined;
 }

@@ -1,6 +1,6 @@
 /** Reading HTTPS_PROXY / HTTP_PROXY / NO_PROXY (lower-case first) and keeping proxy credentials out of every line. */
 import { describe, expect, it } from 'vitest';
-import { describeProxy, proxySettings, scrubProxyCredentials } from '../../src/api/proxy.js';
+import { describeProxy, proxyAtFault, proxySettings, scrubProxyCredentials } from '../../src/api/proxy.js';
 import { UsageError } from '../../src/core/errors.js';
 
 describe('proxy settings', () => {
@@ -53,5 +53,25 @@ describe('proxy settings', () => {
     const settings = proxySettings({ HTTPS_PROXY: 'http://ops:p%40ss-w0rd@proxy.corp:3128' });
     expect(scrubProxyCredentials('via http://ops:p%40ss-w0rd@proxy.corp:3128 refused (p@ss-w0rd)', settings)).toBe('via http://[redacted]@proxy.corp:3128 refused ([redacted])');
     expect(scrubProxyCredentials('nothing here', undefined)).toBe('nothing here');
+  });
+});
+
+describe('a connection that failed at the proxy', () => {
+  const settings = proxySettings({ HTTPS_PROXY: 'http://bob:hunter22@127.0.0.1:3128', HTTP_PROXY: 'http://proxy.corp.example:8080' });
+  // What undici's proxy agent throws when nothing listens at the proxy: the socket's address and port.
+  const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3128'), { code: 'ECONNREFUSED', address: '127.0.0.1', port: 3128 });
+
+  it('is named, without its credentials, when the socket that failed was the proxy', () => {
+    expect(proxyAtFault(refused, 'https://api.example.test/v1/me', settings)).toBe('http://[redacted]@127.0.0.1:3128');
+    const notFound = Object.assign(new Error('getaddrinfo ENOTFOUND proxy.corp.example'), { code: 'ENOTFOUND', hostname: 'proxy.corp.example' });
+    expect(proxyAtFault(notFound, 'http://api.example.test/v1/me', settings)).toBe('http://proxy.corp.example:8080');
+  });
+
+  it('is not blamed for a target the proxy was not in front of, or when it cannot be told', () => {
+    expect(proxyAtFault(refused, 'https://api.example.test/v1/me', undefined)).toBeUndefined();
+    expect(proxyAtFault(refused, 'http://127.0.0.1:3128/v1/me', settings)).toBeUndefined();
+    const target = Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED', address: '10.0.0.1', port: 443 });
+    expect(proxyAtFault(target, 'https://api.example.test/v1/me', settings)).toBeUndefined();
+    expect(proxyAtFault(refused, 'https://api.example.test:3128/v1/me', settings)).toBeUndefined();
   });
 });
