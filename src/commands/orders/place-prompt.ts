@@ -16,6 +16,7 @@ import { brandNames, chooseLocale } from '../../features/choose.js';
 import { LIMITS, lengthRule, promptAnswers, promptRule } from '../../features/fields.js';
 import { formatPrice } from '../../features/price.js';
 import type { Draft } from './place-body.js';
+import { describeVariations } from './place-errors.js';
 
 /** What the walk read, for the summary: the store as read and the gift chosen. */
 export interface Shown {
@@ -113,7 +114,12 @@ export async function chooseVariations(
   given: Record<string, string>,
   tell: (line: string) => void,
 ): Promise<Record<string, string>> {
-  const chosen = { ...given };
+  // Options given (by --variation) that no orderable combination has are not the end of the walk:
+  // the person is told which can be ordered and chooses again.
+  const fits = gift.combinations.some((combination) => Object.entries(given).every(([name, value]) => combination.variations[name] === value));
+  const usable = fits || gift.combinations.length === 0;
+  if (!usable) tell(`${describeVariations(given)} cannot be ordered; orderable now: ${describeOrderable(gift)}`);
+  const chosen = usable ? { ...given } : {};
   for (const dimension of gift.dimensions) {
     if (dimension.name in chosen) continue;
     const values = orderableValues(gift, dimension, chosen);
