@@ -137,6 +137,24 @@ describe('orders place, guided: a refused answer is asked again', () => {
     ]);
   });
 
+  it('a --country where the gift is not sold is asked again with the reason on a terminal, not the end of the flow', async () => {
+    agent.get(ORIGIN).intercept({ path: `/v1/reward-stores/${STORE}?brandId=${BRAND}&country=AT&locale=en-US` }).reply(200, { ...store, country: 'AT', sections: [] }, { headers: json });
+    expectOrderPost(201, order);
+    const prompter = scripted([
+      ['Delivery country', 'DE'],
+      ['Phone', '+4915112345678'],
+      ['Postal code (leave empty', '10115'],
+      ['E-mail', ''],
+    ]);
+    ctx.setPrompter(prompter);
+    await run(ctx, { ...flags, country: 'AT', variation: [], field: [] });
+
+    expect(prompter.asked[0]).toBe('Delivery country (two letters, e.g. DE)');
+    expect(stderr.split('\n')[0]).toBe('This gift is not sold in AT: choose another delivery country.');
+    expect(sent.map((request) => (request.body.recipient as { address: { country: string } }).address.country)).toEqual(['DE']);
+    expect(JSON.parse(stdout)).toEqual(order);
+  });
+
   it('a refusal naming a field the walk does not ask is reported as before, nothing asked again', async () => {
     expectOrderPost(400, { status: 400, code: 'invalid_request', detail: 'the request is not valid', errors: [{ field: 'customFields', code: 'invalid', message: 'a required field is missing' }] });
     const prompter = scripted([

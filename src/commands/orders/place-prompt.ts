@@ -31,15 +31,15 @@ export async function walk(prompter: Prompter, client: ApiClient, me: Me, draft:
   draft.storeId = summary.id;
   draft.brandId ??= await chooseBrand(prompter, summary, me.brands);
   const address = draft.recipient.address;
-  const countryGiven = address.country !== undefined;
   address.country ??= await askCountry(prompter);
   draft.locale ??= await chooseLocale(prompter, 'Language (gift names, e-mails)', me.tenant.locales ?? []);
   const brandId = draft.brandId;
   const read = async () => (await getRewardStore(client, summary.id, { brandId, country: address.country as CountryCode, locale: draft.locale }, { signal })).body;
   let store = await read();
   if (store.phase !== 'LIVE') throw new FailureError(`store "${store.name}" is not taking orders yet (opens ${store.startsAt ?? 'later'})`, 'reward_store_not_live');
-  // A country where the chosen gift (or every gift) is not sold is asked again, with the reason.
-  while (!countryGiven && (draft.productId === undefined ? giftsOf(store).length === 0 : !giftsOf(store).some((gift) => gift.productId === draft.productId))) {
+  // A country where the chosen gift (or every gift) is not sold is asked again, with the reason
+  // (one given with --country too: on a terminal a refused answer never ends the flow).
+  while ((draft.productId === undefined ? giftsOf(store).length === 0 : !giftsOf(store).some((gift) => gift.productId === draft.productId))) {
     tell(`${draft.productId === undefined ? 'No gift of this store is' : 'This gift is not'} sold in ${address.country}: choose another delivery country.`);
     address.country = await askCountry(prompter);
     store = await read();
