@@ -42,8 +42,10 @@ export class IO {
     this.stdoutIsTTY = Boolean(streams.stdout.isTTY);
     this.stderrIsTTY = Boolean(streams.stderr.isTTY);
     const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+    // FORCE_COLOR=0 (or false) turns colour off even on a terminal, as Node and chalk read it.
+    const refused = env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false';
     // Colour follows stdout: a table redirected to a file stays plain even when stderr is a terminal.
-    this.color = !settings.noColor && env.NO_COLOR === undefined && (forced || this.stdoutIsTTY);
+    this.color = !settings.noColor && env.NO_COLOR === undefined && !refused && (forced || this.stdoutIsTTY);
     this.promptAllowed =
       !settings.noInput && Boolean(streams.stdin.isTTY) && this.stdoutIsTTY && !isTruthy(env.CI);
   }

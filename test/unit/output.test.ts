@@ -194,6 +194,11 @@ describe('colour', () => {
     expect(capture('table', { tty: true, env: { NO_COLOR: '1' } }).output.chalk.red('x')).toBe('x');
     expect(capture('table').output.chalk.red('x')).toBe('x');
   });
+
+  it('FORCE_COLOR=0 or false turns colour off on a terminal too (as Node and chalk read it)', () => {
+    expect(capture('table', { tty: true, env: { FORCE_COLOR: '0' } }).output.chalk.red('x')).toBe('x');
+    expect(capture('table', { tty: true, env: { FORCE_COLOR: 'false' } }).output.chalk.red('x')).toBe('x');
+  });
 });
 
 describe('shortId and FORMATS', () => {
