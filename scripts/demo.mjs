@@ -52,7 +52,7 @@ try {
   const campaign = json(['campaigns', 'ls']).find((c) => c.brandIds.length === 1) ?? json(['campaigns', 'ls'])[0];
   const link = json(['links', 'create', '--campaign', campaign.id, '--brand', campaign.brandIds[0], '--name', 'Ada Lovelace', '--email', 'ada@example.com', '--message', 'Thanks for playing!']);
   console.log(`\n${bold('# Send a player a personal gift link')}\n$ svc links create --campaign ${campaign.id} --name 'Ada Lovelace' --email ada@example.com …`);
-  console.log(`created ${link.id}: ${link.claimUrl}`);
+  console.log(`created ${link.id}: ${link.claimUrl}  (the player's gift page: open it in a browser while the sandbox runs)`);
   show('Read it back', ['links', 'get', link.id, '-o', 'table']);
 
   show('Rewards stores', ['stores', 'ls', '-o', 'table']);
@@ -72,7 +72,7 @@ try {
   ]);
 
   const order = json(['orders', 'ls'])[0];
-  console.log(`\n${bold('# The fulfilment team ships the order (sandbox admin API)')}\n$ curl -X POST ${adminUrl}/orders/${order.id}/ship`);
+  console.log(`\n${bold('# The fulfilment team ships the order')} (the workspace at ${adminUrl}/orders has a Ship form; here, the same admin call)\n$ curl -X POST ${adminUrl}/orders/${order.id}/ship`);
   const shipped = await fetch(`${adminUrl}/orders/${order.id}/ship`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -81,6 +81,7 @@ try {
   if (!shipped.ok) throw new Error(`ship failed: ${shipped.status} ${await shipped.text()}`);
 
   show('The events this produced', ['events', 'tail', '-o', 'table']);
+  show('The same feed as an incident chart: events per type per hour', ['events', 'stats', '-o', 'table']);
   console.log(`\n${bold('Done.')} Try it yourself: ./bin/svc sandbox & then ./bin/svc --profile sandbox --help (the README's quick start)`);
 } catch (error) {
   console.error(`demo failed: ${error.message}`);

@@ -134,8 +134,9 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
   const address = await listen(server, port);
   const url = `http://127.0.0.1:${address}${path}`;
   ctx.io.info(`Ready: ${url}`);
-  const restore = opts.register === false ? undefined : await registerWithSandbox(ctx, url);
+  // The table's header before any delivery can be shown (one may arrive while the URL is registered).
   if (!linesOnly) await renderer.begin();
+  const restore = opts.register === false ? undefined : await registerWithSandbox(ctx, url);
   if (ctx.io.stderrIsTTY) {
     const extras = [saveDir !== undefined ? `saving each to ${terminalSafeLine(saveDir)}` : '', forwardTo ? `forwarding verified ones to ${forwardTo}` : ''].filter(Boolean);
     ctx.io.info(output.chalk.dim(`Verifying each delivery with the webhook secret${extras.length ? `; ${extras.join('; ')}` : ''}; Ctrl-C to stop.`));
