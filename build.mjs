@@ -30,6 +30,17 @@ const lazyModules = {
     build.onResolve({ filter: /^node:child_process$/ }, (args) =>
       args.importer.includes('node_modules/commander/') ? { path: 'child_process', namespace: 'svc-lazy' } : undefined,
     );
+    // undici's HTTP/2 client requires node:http2 (a large built-in, a tenth of `svc me` on Node 20)
+    // as it loads, only to read ten header-name constants; svc never speaks HTTP/2. Its stand-in
+    // has the constants (as the build's Node has them: names and codes fixed by the HTTP/2 RFCs)
+    // and loads the real module for anything else.
+    build.onResolve({ filter: /^node:http2$/ }, (args) =>
+      args.importer.includes('node_modules/undici/') ? { path: 'http2', namespace: 'svc-lazy' } : undefined,
+    );
+    build.onLoad({ filter: /^http2$/, namespace: 'svc-lazy' }, () => ({
+      contents: `const constants = ${JSON.stringify(buildRequire('node:http2').constants)};\nlet real;\nmodule.exports = new Proxy({ constants }, { get: (target, name) => (name === 'constants' ? constants : (real ??= require('node:http2'))[name]) });`,
+      loader: 'js',
+    }));
     build.onResolve({ filter: /^string-width$/ }, (args) =>
       args.kind === 'import-statement' && args.importer.startsWith(join(root, 'src')) ? { path: 'string-width', namespace: 'svc-lazy' } : undefined,
     );
