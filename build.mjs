@@ -41,6 +41,18 @@ const lazyModules = {
       contents: `const constants = ${JSON.stringify(buildRequire('node:http2').constants)};\nlet real;\nmodule.exports = new Proxy({ constants }, { get: (target, name) => (name === 'constants' ? constants : (real ??= require('node:http2'))[name]) });`,
       loader: 'js',
     }));
+    // cli-table3 measures every cell with its own string-width (v4), which builds a large emoji
+    // expression on each call: plain text is measured by its length instead (src/core/table-width.ts).
+    build.onResolve({ filter: /^string-width$/ }, async (args) => {
+      if (!args.importer.includes('node_modules/cli-table3/') || args.pluginData?.real) return undefined;
+      const real = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { real: true } });
+      return real.errors.length > 0 ? real : { path: 'table-width', namespace: 'svc-table-width', pluginData: { real: real.path } };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'svc-table-width' }, (args) => ({
+      contents: `const { tableWidth } = require(${JSON.stringify(join(root, 'src/core/table-width.ts'))});\nlet real;\nmodule.exports = tableWidth((text) => (real ??= require(${JSON.stringify(args.pluginData.real)}))(text));`,
+      loader: 'js',
+      resolveDir: root,
+    }));
     build.onResolve({ filter: /^string-width$/ }, (args) =>
       args.kind === 'import-statement' && args.importer.startsWith(join(root, 'src')) ? { path: 'string-width', namespace: 'svc-lazy' } : undefined,
     );
@@ -108,9 +120,10 @@ const CORE_DIRS = ['src/core/', 'src/api/', 'src/app/'].map((dir) => join(root, 
 const CORE_FILES = ['src/version.ts', 'src/commands/declare.ts', 'node_modules/chalk/source/index.js', 'node_modules/env-paths/index.js'].map((file) => join(root, file));
 /**
  * Kept out of the core: ajv's compiled validators (the sandbox's), undici (loaded on the first
- * request), and webhook signatures (node:crypto, a few ms to load; only the webhook verbs sign).
+ * request), webhook signatures (node:crypto, a few ms to load; only the webhook verbs sign), and
+ * cli-table3's measure (it goes with cli-table3).
  */
-const NOT_CORE = /\/src\/(api\/generated\/.*-validators\.js|api\/undici\.ts|core\/signature[^/]*\.ts)$/;
+const NOT_CORE = /\/src\/(api\/generated\/.*-validators\.js|api\/undici\.ts|core\/signature[^/]*\.ts|core\/table-width\.ts)$/;
 const CLI = join(root, 'src/cli.ts');
 const isCore = (path) => !NOT_CORE.test(path) && (CORE_FILES.includes(path) || CORE_DIRS.some((dir) => path.startsWith(dir) && path.endsWith('.ts')));
 const coreChunk = {
