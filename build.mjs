@@ -120,10 +120,10 @@ const CORE_DIRS = ['src/core/', 'src/api/', 'src/app/'].map((dir) => join(root, 
 const CORE_FILES = ['src/version.ts', 'src/commands/declare.ts', 'node_modules/chalk/source/index.js', 'node_modules/env-paths/index.js'].map((file) => join(root, file));
 /**
  * Kept out of the core: ajv's compiled validators (the sandbox's), undici (loaded on the first
- * request), webhook signatures (node:crypto, a few ms to load; only the webhook verbs sign), and
- * cli-table3's measure (it goes with cli-table3).
+ * request), webhook signatures (node:crypto, a few ms to load; only the webhook verbs sign),
+ * cli-table3's measure (it goes with cli-table3), and --jq's program (loaded when --jq is given).
  */
-const NOT_CORE = /\/src\/(api\/generated\/.*-validators\.js|api\/undici\.ts|core\/signature[^/]*\.ts|core\/table-width\.ts)$/;
+const NOT_CORE = /\/src\/(api\/generated\/.*-validators\.js|api\/undici\.ts|core\/signature[^/]*\.ts|core\/table-width\.ts|core\/jq\.ts)$/;
 const CLI = join(root, 'src/cli.ts');
 const isCore = (path) => !NOT_CORE.test(path) && (CORE_FILES.includes(path) || CORE_DIRS.some((dir) => path.startsWith(dir) && path.endsWith('.ts')));
 const coreChunk = {
