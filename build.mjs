@@ -30,6 +30,29 @@ const lazyModules = {
     build.onResolve({ filter: /^node:child_process$/ }, (args) =>
       args.importer.includes('node_modules/commander/') ? { path: 'child_process', namespace: 'svc-lazy' } : undefined,
     );
+    // undici's HTTP/2 client requires node:http2 (a large built-in, a tenth of `svc me` on Node 20)
+    // as it loads, only to read ten header-name constants; svc never speaks HTTP/2. Its stand-in
+    // has the constants (as the build's Node has them: names and codes fixed by the HTTP/2 RFCs)
+    // and loads the real module for anything else.
+    build.onResolve({ filter: /^node:http2$/ }, (args) =>
+      args.importer.includes('node_modules/undici/') ? { path: 'http2', namespace: 'svc-lazy' } : undefined,
+    );
+    build.onLoad({ filter: /^http2$/, namespace: 'svc-lazy' }, () => ({
+      contents: `const constants = ${JSON.stringify(buildRequire('node:http2').constants)};\nlet real;\nmodule.exports = new Proxy({ constants }, { get: (target, name) => (name === 'constants' ? constants : (real ??= require('node:http2'))[name]) });`,
+      loader: 'js',
+    }));
+    // cli-table3 measures every cell with its own string-width (v4), which builds a large emoji
+    // expression on each call: plain text is measured by its length instead (src/core/table-width.ts).
+    build.onResolve({ filter: /^string-width$/ }, async (args) => {
+      if (!args.importer.includes('node_modules/cli-table3/') || args.pluginData?.real) return undefined;
+      const real = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { real: true } });
+      return real.errors.length > 0 ? real : { path: 'table-width', namespace: 'svc-table-width', pluginData: { real: real.path } };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'svc-table-width' }, (args) => ({
+      contents: `const { tableWidth } = require(${JSON.stringify(join(root, 'src/core/table-width.ts'))});\nlet real;\nmodule.exports = tableWidth((text) => (real ??= require(${JSON.stringify(args.pluginData.real)}))(text));`,
+      loader: 'js',
+      resolveDir: root,
+    }));
     build.onResolve({ filter: /^string-width$/ }, (args) =>
       args.kind === 'import-statement' && args.importer.startsWith(join(root, 'src')) ? { path: 'string-width', namespace: 'svc-lazy' } : undefined,
     );
@@ -57,12 +80,32 @@ const BUNDLED = ['commander', 'chalk', 'cli-table3', 'string-width', 'env-paths'
 const LAZY_BUILTINS = new Set(['node:crypto', 'node:fs/promises', 'node:os', 'node:readline']);
 const buildRequire = createRequire(import.meta.url);
 
+/**
+ * A built-in module as an ES module of its own exports, so that an importer costs only what it
+ * uses. (As CommonJS, each import of one copied every export of the module onto a new object, a
+ * getter each: sixteen such copies, ~140 KB, made on every start.) Each export is read once, when
+ * the chunk loads, and esbuild drops those no one imports (they are pure). A lazy module's functions
+ * load it on their first call; anything else it exports loads it when the chunk loads, if imported.
+ */
 function builtinModule(name) {
   const spec = JSON.stringify(name);
-  if (name === 'node:process') return 'module.exports = process;';
-  if (!LAZY_BUILTINS.has(name)) return `module.exports = require(${spec});`;
-  const keys = JSON.stringify(Object.keys(buildRequire(name)));
-  return `let loaded;\nfor (const key of ${keys}) Object.defineProperty(exports, key, { enumerable: true, get: () => (loaded ??= require(${spec}))[key] });`;
+  const real = name === 'node:process' ? process : buildRequire(name);
+  const lazy = LAZY_BUILTINS.has(name);
+  const lines = [
+    name === 'node:process' ? 'const m = process;' : lazy ? `let loaded;\nconst m = () => (loaded ??= require(${spec}));` : `const m = require(${spec});`,
+  ];
+  const names = Object.keys(real).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default');
+  if (lazy) {
+    // The default export: an object whose properties load the module when read.
+    lines.push(`const lazyDefault = /* @__PURE__ */ (() => { const o = {}; for (const key of ${JSON.stringify(names)}) Object.defineProperty(o, key, { enumerable: true, get: () => m()[key] }); return o; })();`, 'export default lazyDefault;');
+  } else {
+    lines.push('export default m;');
+  }
+  for (const key of names) {
+    if (lazy && typeof real[key] === 'function' && /^[a-z]/.test(key)) lines.push(`export function ${key}(...args) { return m().${key}(...args); }`);
+    else lines.push(`export const ${key} = /* @__PURE__ */ (() => m${lazy ? '()' : ''}.${key})();`);
+  }
+  return lines.join('\n');
 }
 
 // A Node start-up pays for every module file it loads (resolve, read, compile, link), and esbuild
@@ -73,12 +116,14 @@ function builtinModule(name) {
 // points and puts them together. What only some commands need stays in their own chunks, and
 // string-width, cli-table3, undici, conf and the prompt and spinner libraries load where used.
 const CORE_DIRS = ['src/core/', 'src/api/', 'src/app/'].map((dir) => join(root, dir));
-const CORE_FILES = ['src/version.ts', 'node_modules/chalk/source/index.js', 'node_modules/env-paths/index.js'].map((file) => join(root, file));
+// src/commands/declare.ts: the helpers every verb's declaration uses (one file fewer for each verb).
+const CORE_FILES = ['src/version.ts', 'src/commands/declare.ts', 'node_modules/chalk/source/index.js', 'node_modules/env-paths/index.js'].map((file) => join(root, file));
 /**
  * Kept out of the core: ajv's compiled validators (the sandbox's), undici (loaded on the first
- * request), and webhook signatures (node:crypto, a few ms to load; only the webhook verbs sign).
+ * request), webhook signatures (node:crypto, a few ms to load; only the webhook verbs sign),
+ * cli-table3's measure (it goes with cli-table3), and --jq's program (loaded when --jq is given).
  */
-const NOT_CORE = /\/src\/(api\/generated\/.*-validators\.js|api\/undici\.ts|core\/signature[^/]*\.ts)$/;
+const NOT_CORE = /\/src\/(api\/generated\/.*-validators\.js|api\/undici\.ts|core\/signature[^/]*\.ts|core\/table-width\.ts|core\/jq\.ts)$/;
 const CLI = join(root, 'src/cli.ts');
 const isCore = (path) => !NOT_CORE.test(path) && (CORE_FILES.includes(path) || CORE_DIRS.some((dir) => path.startsWith(dir) && path.endsWith('.ts')));
 const coreChunk = {
@@ -100,6 +145,8 @@ const coreChunk = {
       const defaultExport = args.path.includes('/node_modules/') ? `export { default } from ${target};` : '';
       return { contents: `import 'svc-core-all'; export * from ${target}; ${defaultExport}`, loader: 'js', resolveDir: root };
     });
+    build.onResolve({ filter: /^svc-entry$/ }, () => ({ path: 'entry', namespace: 'svc-entry' }));
+    build.onLoad({ filter: /.*/, namespace: 'svc-entry' }, () => ({ contents: `import 'svc-core-all'; export * from ${JSON.stringify(CLI)};`, loader: 'js', resolveDir: root }));
     // The whole core, through the gateways (so that they too are used by the same entry points as the core).
     build.onResolve({ filter: /^svc-core-all$/ }, () => ({ path: 'all', namespace: 'svc-core-all' }));
     build.onLoad({ filter: /.*/, namespace: 'svc-core-all' }, () => ({
@@ -122,11 +169,15 @@ function coreModules() {
 const apiDocument = readDocument();
 await Promise.all([validateDocument(apiDocument), generate(apiDocument)]);
 
+const BANNER = "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);";
 const dist = join(root, 'dist');
 const staging = mkdtempSync(join(root, '.dist-'));
 try {
   await build({
-    entryPoints: { cli: 'src/cli.ts' },
+    // The entry is cli.ts with the whole core (see coreChunk): every verb loads all of the core, so
+    // with the entry reaching it too the core is one chunk, not the part cli.ts imports plus a
+    // second chunk of the rest that every verb loaded as one more file.
+    entryPoints: { cli: 'svc-entry' },
     outdir: staging,
     bundle: true,
     splitting: true,
@@ -147,7 +198,7 @@ try {
     chunkNames: 'chunks/[name]-[hash]',
     define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
     // commander is CommonJS: give the ESM bundle a `require` for the node: built-ins it asks for.
-    banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
+    banner: { js: BANNER },
     plugins: [lazyModules, coreChunk],
     logLevel: 'warning',
   });
@@ -158,6 +209,7 @@ try {
   // The package ships the document (also served by the sandbox at {baseUrl}/openapi.json).
   writeFileSync(join(staging, 'openapi.json'), JSON.stringify(apiDocument, null, 2));
 
+  for (const file of files(staging)) if (file.endsWith('.js')) withoutUnusedRequire(file);
   const built = new Set(files(staging).map((file) => relative(staging, file)));
   for (const name of built) {
     mkdirSync(dirname(join(dist, name)), { recursive: true });
@@ -166,6 +218,20 @@ try {
   for (const file of files(dist)) if (!built.has(relative(dist, file))) rmSync(file);
 } finally {
   rmSync(staging, { recursive: true, force: true });
+}
+
+/**
+ * The banner gives every chunk a `require` (an import of node:module and a createRequire call as it
+ * loads); a chunk that never calls require goes without it. Its source map loses the banner's line.
+ */
+function withoutUnusedRequire(file) {
+  const text = readFileSync(file, 'utf8');
+  if (!text.startsWith(`${BANNER}\n`) || /\brequire\b/.test(text.slice(BANNER.length))) return;
+  writeFileSync(file, text.slice(BANNER.length + 1));
+  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8'));
+  if (map.mappings === '') return;
+  if (!map.mappings.startsWith(';')) throw new Error(`${file}.map: the banner's line has mappings`);
+  writeFileSync(`${file}.map`, JSON.stringify({ ...map, mappings: map.mappings.slice(1) }));
 }
 
 function files(dir) {

@@ -31,10 +31,13 @@ function compileCache() {
     const { join } = process.getBuiltinModule('node:path');
     const directory = process.env.NODE_COMPILE_CACHE || join(process.getBuiltinModule('node:os').tmpdir(), 'node-compile-cache');
     const fs = process.getBuiltinModule('node:fs');
-    try {
-      fs.mkdirSync(directory, { mode: 0o700 });
-    } catch (error) {
-      if (error?.code !== 'EEXIST' || !fs.statSync(directory).isDirectory()) return;
+    // Usually there: a stat (no error made) is cheaper than a mkdir that fails with EEXIST.
+    if (!fs.statSync(directory, { throwIfNoEntry: false })?.isDirectory()) {
+      try {
+        fs.mkdirSync(directory, { mode: 0o700 });
+      } catch (error) {
+        if (error?.code !== 'EEXIST' || !fs.statSync(directory).isDirectory()) return;
+      }
     }
     enable(directory);
   } catch {

@@ -3,6 +3,7 @@
  * to stdout that respect back-pressure (stdout carries data only; everything else goes to stderr).
  */
 import { fstatSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import type { Writable, Readable } from 'node:stream';
 import { terminalSafeStyled } from './sanitize.js';
 
@@ -18,6 +19,18 @@ export interface IOSettings {
   noColor?: boolean;
   /** --no-input given */
   noInput?: boolean;
+}
+
+const FD = { stdin: 0, stdout: 1, stderr: 2 } as const;
+
+/**
+ * Whether one of the streams is a terminal. The process's own streams are made on first use (a
+ * socket or file stream, and the modules behind it): for them the descriptor is asked, which is
+ * what Node decides isTTY by, so a run that never reads stdin or writes stderr never makes them.
+ */
+function isTTY(streams: IOStreams, name: keyof typeof FD): boolean {
+  if ((streams as unknown) === process) return isatty(FD[name]);
+  return Boolean(streams[name].isTTY);
 }
 
 export class IO {
@@ -39,15 +52,15 @@ export class IO {
     settings: IOSettings = {},
   ) {
     const env = streams.env;
-    this.stdoutIsTTY = Boolean(streams.stdout.isTTY);
-    this.stderrIsTTY = Boolean(streams.stderr.isTTY);
+    this.stdoutIsTTY = isTTY(streams, 'stdout');
+    this.stderrIsTTY = isTTY(streams, 'stderr');
     const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
     // FORCE_COLOR=0 (or false) turns colour off even on a terminal, as Node and chalk read it.
     const refused = env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false';
     // Colour follows stdout: a table redirected to a file stays plain even when stderr is a terminal.
     this.color = !settings.noColor && env.NO_COLOR === undefined && !refused && (forced || this.stdoutIsTTY);
     this.promptAllowed =
-      !settings.noInput && Boolean(streams.stdin.isTTY) && this.stdoutIsTTY && !isTruthy(env.CI);
+      !settings.noInput && isTTY(streams, 'stdin') && this.stdoutIsTTY && !isTruthy(env.CI);
   }
 
   /** Prompts only when both ends are a terminal, `--no-input` is absent and CI is not set. */

@@ -9,7 +9,8 @@
  *   renamed over the target; a failed write leaves the target as it was and removes the temp file.
  */
 import { randomBytes } from 'node:crypto';
-import { constants, lstatSync, promises as fs } from 'node:fs';
+import { constants, lstatSync } from 'node:fs';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from './errors.js';
 
@@ -45,10 +46,10 @@ function linkError(path: string, error: unknown): unknown {
  * Opens `path` with `flags` (numeric open flags) plus O_NOFOLLOW, after refusing a link there.
  * The caller's flags decide creation, appending and exclusivity.
  */
-export async function openNoFollow(path: string, flags: number, mode = 0o600): Promise<fs.FileHandle> {
+export async function openNoFollow(path: string, flags: number, mode = 0o600): Promise<FileHandle> {
   refuseSymlink(path);
   try {
-    return await fs.open(path, flags | NOFOLLOW, mode);
+    return await open(path, flags | NOFOLLOW, mode);
   } catch (error) {
     throw linkError(path, error);
   }
@@ -58,9 +59,9 @@ export async function openNoFollow(path: string, flags: number, mode = 0o600): P
  * Creates `path` exclusively (O_CREAT | O_EXCL: fails with EEXIST when anything, a link included,
  * is there). A link there is refused as a link (exit 2), not taken for an existing file.
  */
-export async function createExclusive(path: string, mode = 0o600): Promise<fs.FileHandle> {
+export async function createExclusive(path: string, mode = 0o600): Promise<FileHandle> {
   try {
-    return await fs.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, mode);
+    return await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, mode);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') refuseSymlink(path);
     throw linkError(path, error);
@@ -88,7 +89,7 @@ export async function replaceFile(path: string, content: string | Uint8Array, op
   const durable = options.durable ?? true;
   // A name taken by chance (or planted) is never reused: another random name is tried.
   let temp = '';
-  let handle: fs.FileHandle | undefined;
+  let handle: FileHandle | undefined;
   for (let attempt = 0; handle === undefined; attempt++) {
     temp = tempNameFor(path);
     try {
@@ -107,9 +108,9 @@ export async function replaceFile(path: string, content: string | Uint8Array, op
     // Checked again just before the rename: rename replaces a link itself (never writes through it),
     // but a link that appeared meanwhile is still someone's plan, so nothing is written.
     refuseSymlink(path);
-    await fs.rename(temp, path);
+    await rename(temp, path);
   } catch (error) {
-    await fs.rm(temp, { force: true }).catch(() => undefined);
+    await rm(temp, { force: true }).catch(() => undefined);
     throw error;
   }
   if (durable) await syncDirectory(dirname(path));
@@ -117,9 +118,9 @@ export async function replaceFile(path: string, content: string | Uint8Array, op
 
 /** Makes a directory entry durable (a created or renamed file survives a power cut). */
 export async function syncDirectory(directory: string): Promise<void> {
-  let handle: fs.FileHandle | undefined;
+  let handle: FileHandle | undefined;
   try {
-    handle = await fs.open(directory, 'r');
+    handle = await open(directory, 'r');
     await handle.sync();
   } catch {
     // Some file systems refuse fsync on a directory; the data itself is already synced.

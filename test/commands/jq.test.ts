@@ -91,8 +91,8 @@ describe('--jq', () => {
       seen.add(file);
       const text = readFileSync(join(dist, file), 'utf8');
       expect(text).not.toContain('jq-wasm');
-      // Static imports only (`import … from "./chunks/x.js"`); import("…") is loaded on demand.
-      for (const [, target] of text.matchAll(/(?:^|[;\n])\s*(?:import|export)\s*(?:[^'"();]*?\sfrom\s*)?["'](\.\/[^"']+|\.\.\/[^"']+)["']/g)) {
+      // Static imports only (`import … from "./chunks/x.js"`, minified `import{a}from"./chunks/x.js"`); import("…") is loaded on demand.
+      for (const [, target] of text.matchAll(/(?:^|[;\n])\s*(?:import|export)\s*(?:[^'"();]*?\s*from\s*)?["'](\.\/[^"']+|\.\.\/[^"']+)["']/g)) {
         visit(join(file, '..', target));
       }
     };
