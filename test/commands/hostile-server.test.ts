@@ -5,6 +5,7 @@
  * terminal escapes C0, C1 and bidirectional controls and parses to the same value; CSV header cells
  * are guarded like data cells; every attack ends in bounded time.
  */
+import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cleanup.js';
@@ -156,5 +157,25 @@ describe('answers too large or broken, through whole commands', () => {
     const result = await runInProcess(['--max-retries', '0', 'campaigns', 'ls'], env);
     expect(result.exitCode).toBe(5);
     expect(result.stderr).toBe('error: invalid_response: the service answered 200 with a body that is not JSON (application/json): {"items": [\n');
+  });
+});
+
+describe('refunds mark trusts only an answer about the order asked for', () => {
+  it('a CANCELLED answer carrying another order id (or none): exit 1 naming the id, nothing recorded', async () => {
+    const [asked, other, nameless] = [uuid(21), uuid(22), uuid(23)];
+    const cancelledOrder = { status: 'CANCELLED', coinPrice: '5', currency: { name: 'Coins', symbol: 'C' } };
+    api
+      .on(`GET /reward-store-orders/${asked}`, { body: { id: other, ...cancelledOrder } })
+      .on(`GET /reward-store-orders/${nameless}`, { body: cancelledOrder });
+    const ledger = `${tempDir()}/ledger.jsonl`;
+    const result = await runInProcess(['refunds', 'mark', asked, nameless, '--ledger', ledger], env);
+    expect(result).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr:
+        `error: not_refundable: nothing was recorded: ${asked}: the service answered with another order (${other}); ${nameless}: the service answered with no order id\n` +
+        'hint: only cancelled orders of this key are refunded; to record a refund made for another reason anyway: svc refunds mark --force ORDER_ID…\n',
+    });
+    expect(existsSync(ledger)).toBe(false);
   });
 });
