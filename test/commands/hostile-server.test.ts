@@ -179,3 +179,13 @@ describe('refunds mark trusts only an answer about the order asked for', () => {
     expect(existsSync(ledger)).toBe(false);
   });
 });
+
+describe('a page that is not a page', () => {
+  it('refunds run: a body without an items array ends the run (exit 5); its cursor is not saved, so no event is skipped', async () => {
+    const ledger = `${tempDir()}/ledger.jsonl`;
+    api.on('GET /events?limit=100', { body: { items: 'abc', nextCursor: 'X' } });
+    const result = await runInProcess(['refunds', 'run', '--ledger', ledger, '--exec', 'true'], env);
+    expect(result).toEqual({ exitCode: 5, stdout: '', stderr: 'error: invalid_response: GET /events answered a page with no items array; it is not read as an empty page\n' });
+    expect(existsSync(`${ledger}.cursor`)).toBe(false);
+  });
+});
