@@ -185,4 +185,14 @@ describe('a hostile local user: links planted where svc writes, through whole co
     expect(result.stderr).toBe(`error: usage_error: config file ${join(dir, 'config.json')} is a symbolic link; svc keeps keys only in a regular file (replace the link with the file itself)\n`);
     expect(readFileSync(victim, 'utf8')).toBe('precious\n');
   });
+
+  it('sandbox --log with a link at the log file: exit 2 naming it before it listens, nothing appended through it', async () => {
+    const victim = join(tempDir(), 'victim');
+    writeFileSync(victim, 'precious\n');
+    const log = join(dir, 'sandbox.log');
+    symlinkSync(victim, log);
+    const result = await run('sandbox', '--port', '0', '--no-profile', '--log', log);
+    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: refusal(log) });
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+  });
 });
