@@ -13,7 +13,6 @@ import type { Me } from '../api/types.js';
 import type { Context, ResolvedProfile } from '../app/context.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
-import { wrapLine } from '../core/output.js';
 import { MASKED_KEY, isApiKeyFormat, maskKey } from '../api/keys.js';
 import type { Command } from 'commander';
 import { examples } from './declare.js';
@@ -197,18 +196,10 @@ async function render(ctx: Context, checks: Check[]): Promise<void> {
     return;
   }
   const { chalk } = output;
-  // On a terminal a long detail or fix wraps under itself (at a space where it can), so no line is
-  // wider than the terminal; elsewhere each stays one line.
-  const width = ctx.io.stdoutIsTTY ? ctx.io.terminalWidth() : undefined;
-  const wrapped = (text: string, indent: number) => (width === undefined ? [text] : wrapLine(text, Math.max(20, width - indent)));
-  const lines = checks.flatMap(({ check, ok, detail, hint }) => {
-    const [first, ...rest] = wrapped(terminalSafeLine(detail), 11);
-    return [
-      `${ok ? chalk.green('✓') : chalk.red('✗')} ${chalk.bold(check.padEnd(8))} ${first}`,
-      ...rest.map((line) => `${' '.repeat(11)}${line}`),
-      ...(hint && !ok ? wrapped(`fix: ${terminalSafeLine(hint)}`, 2).map((line) => `  ${chalk.dim(line)}`) : []),
-    ];
-  });
+  const lines = checks.flatMap(({ check, ok, detail, hint }) => [
+    `${ok ? chalk.green('✓') : chalk.red('✗')} ${chalk.bold(check.padEnd(8))} ${terminalSafeLine(detail)}`,
+    ...(hint && !ok ? [`  ${chalk.dim(`fix: ${terminalSafeLine(hint)}`)}`] : []),
+  ]);
   await ctx.io.write(`${lines.join('\n')}\n`);
 }
 
