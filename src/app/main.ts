@@ -42,7 +42,8 @@ export async function runMain(argv: string[], streams: IOStreams, build: Program
   streams.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') return;
     brokenPipe = true;
-    controller.abort();
+    // The reason tells a closed output from Ctrl-C (bulk lets the rows already sent finish).
+    controller.abort(error);
   });
   const state: RunState = { exitCode: ExitCode.ok };
   let program: Command | undefined;

@@ -154,6 +154,39 @@ describe('bulk when its output closes early (`… | head -1`)', () => {
   });
 });
 
+describe('bulk when its output closes with rows in flight', () => {
+  it('the rows already sent finish and are counted: created in the summary is what the service created, and every row is counted once', async () => {
+    const campaigns = (await sandbox.api('GET', '/campaigns')).body.items as { id: string; brandIds: string[]; status: string }[];
+    const linksBefore = ((await sandbox.api('GET', '/personal-links?limit=100')).body.items as unknown[]).length;
+    const campaignId = campaigns.find((campaign) => campaign.brandIds.length === 1 && campaign.status === 'ACTIVE')!.id;
+    const file = join(dir, 'big.csv');
+    writeFileSync(file, ['campaignId,fullName', ...Array.from({ length: 60 }, (_, i) => `${campaignId},Player ${i + 1}`)].join('\n'));
+    let writes = 0;
+    const stdout = new Writable({
+      write(_chunk, _encoding, done) {
+        if (writes++ === 0) done();
+        else done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+      },
+    });
+    const stderr = new PassThrough();
+    let err = '';
+    stderr.on('data', (chunk) => (err += chunk));
+    const stdin = new PassThrough();
+    stdin.end();
+    const exitCode = await main(['links', 'create', '--from-file', file, '--concurrency', '8'], { stdin, stdout, stderr, env: { NO_COLOR: '1', ...env } } as unknown as IOStreams);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(exitCode).toBe(1);
+    const created = ((await sandbox.api('GET', '/personal-links?limit=100')).body.items as unknown[]).length - linksBefore;
+    const match = /^created (\d+), replayed 0, failed 0 of (\d+) rows in \d+\.\ds \(output closed: (\d+) rows not tried; run the same file again to finish: rows already done replay\)\n$/.exec(err);
+    expect(match, err).not.toBeNull();
+    const [summaryCreated, answered, notTried] = match!.slice(1).map(Number);
+    expect(summaryCreated).toBe(created);
+    expect(answered).toBe(created);
+    expect(answered + notTried).toBe(60);
+    expect(created).toBeGreaterThan(1);
+  });
+});
+
 describe('a hostile local user: links planted where svc writes, through whole commands', () => {
   const refusal = (path: string) => `error: usage_error: ${path} is a symbolic link; svc never writes through a link (nothing was written; replace the link with a regular file or remove it)\n`;
 
