@@ -114,13 +114,19 @@ describe('a refused saved cursor is explained; --from-start starts over', () => 
   });
 });
 
+/** A file of 60 rows for one ACTIVE campaign with one brand, and how many links there are before. */
+async function sixtyRows(): Promise<{ file: string; linksBefore: number }> {
+  const campaigns = (await sandbox.api('GET', '/campaigns')).body.items as { id: string; brandIds: string[]; status: string }[];
+  const linksBefore = ((await sandbox.api('GET', '/personal-links?limit=100')).body.items as unknown[]).length;
+  const campaignId = campaigns.find((campaign) => campaign.brandIds.length === 1 && campaign.status === 'ACTIVE')!.id;
+  const file = join(dir, 'big.csv');
+  writeFileSync(file, ['campaignId,fullName', ...Array.from({ length: 60 }, (_, i) => `${campaignId},Player ${i + 1}`)].join('\n'));
+  return { file, linksBefore };
+}
+
 describe('bulk when its output closes early (`… | head -1`)', () => {
   it('exits 1 and the summary says how many rows were not tried', async () => {
-    const campaigns = (await sandbox.api('GET', '/campaigns')).body.items as { id: string; brandIds: string[]; status: string }[];
-    const linksBefore = ((await sandbox.api('GET', '/personal-links?limit=100')).body.items as unknown[]).length;
-    const campaignId = campaigns.find((campaign) => campaign.brandIds.length === 1 && campaign.status === 'ACTIVE')!.id;
-    const file = join(dir, 'big.csv');
-    writeFileSync(file, ['campaignId,fullName', ...Array.from({ length: 60 }, (_, i) => `${campaignId},Player ${i + 1}`)].join('\n'));
+    const { file, linksBefore } = await sixtyRows();
     // A reader that takes one line, then goes away: later writes fail with EPIPE, as with `| head -1`.
     let out = '';
     let writes = 0;
@@ -156,11 +162,7 @@ describe('bulk when its output closes early (`… | head -1`)', () => {
 
 describe('bulk when its output closes with rows in flight', () => {
   it('the rows already sent finish and are counted: created in the summary is what the service created, and every row is counted once', async () => {
-    const campaigns = (await sandbox.api('GET', '/campaigns')).body.items as { id: string; brandIds: string[]; status: string }[];
-    const linksBefore = ((await sandbox.api('GET', '/personal-links?limit=100')).body.items as unknown[]).length;
-    const campaignId = campaigns.find((campaign) => campaign.brandIds.length === 1 && campaign.status === 'ACTIVE')!.id;
-    const file = join(dir, 'big.csv');
-    writeFileSync(file, ['campaignId,fullName', ...Array.from({ length: 60 }, (_, i) => `${campaignId},Player ${i + 1}`)].join('\n'));
+    const { file, linksBefore } = await sixtyRows();
     let writes = 0;
     const stdout = new Writable({
       write(_chunk, _encoding, done) {
