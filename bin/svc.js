@@ -21,7 +21,8 @@ if (args.length === 1 && args[0] === '--version') {
  * Node 22.1+ keeps V8's compiled code of the modules it loads, so the next run skips compiling them
  * (a third of the time svc spends loading itself). The cache is Node's own: NODE_COMPILE_CACHE, else
  * <os temp dir>/node-compile-cache, never the checkout; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
- * A directory that cannot be made only means no cache. svc makes it (one level, in a directory that
+ * A directory that cannot be made, or that is not this user's alone (a link, another user's, writable
+ * by others), only means no cache. svc makes it (one level, in a directory that
  * exists) before Node does: Node's own recursive mkdir never returns under /proc (TMPDIR=/proc/x).
  */
 function compileCache() {
@@ -39,6 +40,11 @@ function compileCache() {
         if (error?.code !== 'EEXIST' || !fs.statSync(directory).isDirectory()) return;
       }
     }
+    // Code is loaded from it and written into it: only a directory of this user's that nobody else
+    // can write (in a shared temp directory another user may have made it first, or put a link there).
+    const stats = fs.lstatSync(directory);
+    const mine = typeof process.getuid !== 'function' || stats.uid === process.getuid();
+    if (!stats.isDirectory() || !mine || (stats.mode & 0o022) !== 0) return;
     enable(directory);
   } catch {
     // no cache this run

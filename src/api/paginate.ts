@@ -5,6 +5,7 @@
  * or a page identical to the one before, stops it with `cursor_loop` (cursor-guard.ts).
  */
 import type { ApiClient, ApiResponse, Query } from './client.js';
+import { UnavailableError } from '../core/errors.js';
 import { CursorGuard } from './cursor-guard.js';
 
 export interface Page<T> {
@@ -59,7 +60,7 @@ async function* follow<Q extends PageQuery, T>(
     const query = { ...options.query } as Q;
     if (options.limit !== undefined) query.limit = options.limit;
     if (after !== undefined) query.after = after;
-    const { items, nextCursor } = readPage<T>(await fetchPage(query));
+    const { items, nextCursor } = readPage<T>(await fetchPage(query), walk);
     guard.page(items.length === 0 ? '' : JSON.stringify(items), items.length === 0);
     const more = options.all && nextCursor !== null && items.length > 0 && nextCursor !== after;
     // Checked before the page is handed on: a page that leads back into the walk is not shown.
@@ -70,11 +71,17 @@ async function* follow<Q extends PageQuery, T>(
   }
 }
 
-/** A page as the service sent it, read defensively: no items array means none, an empty cursor means none. */
-export function readPage<T>(body: unknown): Page<T> {
-  const page = (body ?? {}) as Partial<Page<T>>;
-  return {
-    items: Array.isArray(page.items) ? page.items : [],
-    nextCursor: typeof page.nextCursor === 'string' && page.nextCursor !== '' ? page.nextCursor : null,
-  };
+/**
+ * A page as the service sent it. An empty cursor means none. A body that is not a page (no `items`
+ * array, a cursor that is not a string) is `invalid_response`, never read as an empty page: its
+ * cursor, saved, would skip every event the page held (refunds never paid).
+ */
+export function readPage<T>(body: unknown, walk = 'the list'): Page<T> {
+  const page = (typeof body === 'object' && body !== null ? body : {}) as { items?: unknown; nextCursor?: unknown };
+  const cursor = page.nextCursor;
+  if (!Array.isArray(page.items) || (cursor !== undefined && cursor !== null && typeof cursor !== 'string')) {
+    const what = !Array.isArray(page.items) ? 'no items array' : `a nextCursor that is not a string (${typeof cursor})`;
+    throw new UnavailableError(`${walk} answered a page with ${what}; it is not read as an empty page`, 'invalid_response');
+  }
+  return { items: page.items as T[], nextCursor: typeof cursor === 'string' && cursor !== '' ? cursor : null };
 }

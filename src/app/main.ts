@@ -33,13 +33,17 @@ export async function runMain(argv: string[], streams: IOStreams, build: Program
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A closed terminal (SIGHUP) stops a run as Ctrl-C does, so what it changed is put back (the
+  // webhook URL `webhooks listen` registered). Node resets an inherited ignore anyway (`nohup`).
+  process.on('SIGHUP', onSignal);
   // A reader that goes away (`svc links ls --all | head`) is not an error: stop quietly with 0.
   // The listener stays for the life of the process: help text may still be flushing after main returns.
   let brokenPipe = false;
   streams.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') return;
     brokenPipe = true;
-    controller.abort();
+    // The reason tells a closed output from Ctrl-C (bulk lets the rows already sent finish).
+    controller.abort(error);
   });
   const state: RunState = { exitCode: ExitCode.ok };
   let program: Command | undefined;
@@ -69,6 +73,7 @@ export async function runMain(argv: string[], streams: IOStreams, build: Program
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
     await state.context?.close().catch(() => undefined);
   }
 }

@@ -1,7 +1,8 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { constants, type WriteStream } from 'node:fs';
 import type { Context } from '../app/context.js';
 import { FailureError, UsageError } from '../core/errors.js';
 import { terminalSafe } from '../core/sanitize.js';
+import { SymlinkRefusedError, openNoFollow } from '../core/safe-file.js';
 import * as validate from '../core/validate.js';
 import type { Command } from 'commander';
 import { examples } from './declare.js';
@@ -87,12 +88,12 @@ export async function run(ctx: Context, opts: Options): Promise<number> {
 const TRAFFIC = /^(?:[A-Z]+ \/|webhook )/;
 
 async function openLog(path: string): Promise<WriteStream> {
-  const stream = createWriteStream(path, { flags: 'a', mode: 0o600 });
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', (error) => reject(new UsageError(`--log: cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? error.message})`)));
+  // Appended to, never through a link planted at it (exit 2 naming it, nothing written).
+  const handle = await openNoFollow(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND).catch((error: unknown) => {
+    if (error instanceof SymlinkRefusedError) throw error;
+    throw new UsageError(`--log: cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   });
-  return stream;
+  return handle.createWriteStream();
 }
 
 /** The failures of binding a port, in words a person can act on. */

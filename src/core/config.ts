@@ -156,13 +156,15 @@ export class ConfigStore {
  * another user controls, or one shared with other programs).
  */
 function refuseSymlink(path: string): void {
-  let isLink = false;
+  let stats;
   try {
-    isLink = lstatSync(path).isSymbolicLink();
+    stats = lstatSync(path);
   } catch {
     return;
   }
-  if (isLink) throw new UsageError(`config file ${path} is a symbolic link; svc keeps keys only in a regular file (replace the link with the file itself)`);
+  if (stats.isSymbolicLink()) throw new UsageError(`config file ${path} is a symbolic link; svc keeps keys only in a regular file (replace the link with the file itself)`);
+  // A fifo would hold the read forever (no signal ends it).
+  if (!stats.isFile()) throw new UsageError(`config file ${path} is not a regular file; svc keeps keys only in a regular file (remove it)`);
 }
 
 function readConfigFile(path: string): ConfigData {

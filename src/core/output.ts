@@ -7,7 +7,7 @@
 import type { Chalk, ChalkInstance } from 'chalk';
 import { cellText, leafPaths, project, valueAt } from './fields.js';
 import type { IO } from './io.js';
-import { jsonText, terminalSafeLine } from './sanitize.js';
+import { jsonText, terminalSafe, terminalSafeLine } from './sanitize.js';
 import { textWidth, truncate } from './width.js';
 
 export { truncate };
@@ -257,7 +257,7 @@ export class CsvWriter {
     const rows = values.map((value) => columns.map((path) => csvCell(valueAt(value, path))));
     const { stringify } = await import('csv-stringify/sync');
     // The header's cells are the server's keys: guarded like data cells.
-    await this.io.write(stringify(this.count === 0 ? [columns.map(csvCell), ...rows] : rows));
+    await this.io.write(this.onTerminal(stringify(this.count === 0 ? [columns.map(csvCell), ...rows] : rows)));
     this.count += values.length;
   }
 
@@ -265,7 +265,12 @@ export class CsvWriter {
   async end(): Promise<void> {
     if (this.count > 0 || !this.columns) return;
     const { stringify } = await import('csv-stringify/sync');
-    await this.io.write(stringify([this.columns.map(csvCell)]));
+    await this.io.write(this.onTerminal(stringify([this.columns.map(csvCell)])));
+  }
+
+  /** CSV on a terminal is lines on a terminal: through the sanitizer (in a pipe or file, exact). */
+  private onTerminal(text: string): string {
+    return this.io.stdoutIsTTY ? terminalSafe(text) : text;
   }
 }
 

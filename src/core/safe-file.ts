@@ -16,6 +16,7 @@ import { UsageError } from './errors.js';
 
 /** O_NOFOLLOW where the platform has it (not on Windows, where the lstat check stands alone). */
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 /** A file svc would write is a symbolic link (or became one under it): exit 2, nothing written. */
 export class SymlinkRefusedError extends UsageError {
@@ -24,15 +25,29 @@ export class SymlinkRefusedError extends UsageError {
   }
 }
 
-/** Throws SymlinkRefusedError when `path` is a symbolic link; a missing path is fine. */
+/**
+ * A fifo, socket, device or directory where svc keeps a file: opening a fifo would wait forever for
+ * a writer (no signal ends it), so it is refused like a link (exit 2, nothing read or written).
+ */
+export class NotRegularFileError extends UsageError {
+  constructor(readonly path: string) {
+    super(`${path} is not a regular file (a fifo, socket, device or directory); svc reads and writes only regular files there (nothing was written; remove it)`);
+  }
+}
+
+/**
+ * Throws SymlinkRefusedError when `path` is a symbolic link, NotRegularFileError when it is anything
+ * else but a regular file; a missing path is fine.
+ */
 export function refuseSymlink(path: string): void {
-  let isLink = false;
+  let stats;
   try {
-    isLink = lstatSync(path).isSymbolicLink();
+    stats = lstatSync(path);
   } catch {
     return;
   }
-  if (isLink) throw new SymlinkRefusedError(path);
+  if (stats.isSymbolicLink()) throw new SymlinkRefusedError(path);
+  if (!stats.isFile()) throw new NotRegularFileError(path);
 }
 
 /** ELOOP from an O_NOFOLLOW open (or EEXIST from O_EXCL on a link) means a link was there. */
@@ -48,11 +63,19 @@ function linkError(path: string, error: unknown): unknown {
  */
 export async function openNoFollow(path: string, flags: number, mode = 0o600): Promise<FileHandle> {
   refuseSymlink(path);
+  let handle: FileHandle;
   try {
-    return await open(path, flags | NOFOLLOW, mode);
+    // Non-blocking, so a fifo swapped in after the check cannot hold the open (no effect on a regular file).
+    handle = await open(path, flags | NOFOLLOW | NONBLOCK, mode);
   } catch (error) {
+    if ((error as NodeJS.ErrnoException)?.code === 'ENXIO') throw new NotRegularFileError(path);
     throw linkError(path, error);
   }
+  if (!(await handle.stat()).isFile()) {
+    await handle.close();
+    throw new NotRegularFileError(path);
+  }
+  return handle;
 }
 
 /**

@@ -4,8 +4,8 @@
  * Control characters would let a server drive the person's terminal: ESC starts sequences that set
  * the window title (OSC 0), plant hyperlinks (OSC 8) or clear the screen; U+009B is a one-byte CSI;
  * CR and backspace overwrite what was printed; bidi controls reorder what is shown. Each is replaced
- * by a visible escape (`\x1b`, `\u009b`) so the person sees that it was there. JSON and CSV output
- * never pass through here: they keep data exact.
+ * by a visible escape (`\x1b`, `\u009b`) so the person sees that it was there. JSON never passes
+ * through here (it is escaped as JSON), nor does CSV written to a pipe or file: both keep data exact.
  */
 
 // C0 controls except tab and line feed, DEL, C1 controls, and the bidi embedding/override/isolate

@@ -100,6 +100,21 @@ describe('cursor loops end every walk with exit 5', () => {
     expect(result).toEqual({ exitCode: 5, stdout: '', stderr: loopLine('/events', 'A', 3) });
   });
 
+  it('events stats: stops at the repeat, counts nothing of it and prints no chart', async () => {
+    loopingFeed(tailQuery);
+    const result = await run('events', 'stats');
+    expect(result).toEqual({ exitCode: 5, stdout: '', stderr: loopLine('/events', 'A', 3) });
+    expect(api.requests).toHaveLength(3);
+  });
+
+  it('events stats: the same page under a new cursor each time', async () => {
+    api
+      .on('GET /events?limit=100', { body: { items: [cancelled(1)], nextCursor: 'A' } })
+      .on('GET /events?after=A&limit=100', { body: { items: [cancelled(1)], nextCursor: 'B' } });
+    const result = await run('events', 'stats');
+    expect(result).toEqual({ exitCode: 5, stdout: '', stderr: samePage('/events', 2) });
+  });
+
   it('refunds due', async () => {
     loopingFeed(tailQuery);
     const result = await run('refunds', 'due', '--ledger', join(dir, 'ledger.jsonl'));

@@ -5,6 +5,7 @@
  * terminal escapes C0, C1 and bidirectional controls and parses to the same value; CSV header cells
  * are guarded like data cells; every attack ends in bounded time.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cleanup.js';
@@ -156,5 +157,59 @@ describe('answers too large or broken, through whole commands', () => {
     const result = await runInProcess(['--max-retries', '0', 'campaigns', 'ls'], env);
     expect(result.exitCode).toBe(5);
     expect(result.stderr).toBe('error: invalid_response: the service answered 200 with a body that is not JSON (application/json): {"items": [\n');
+  });
+});
+
+describe('refunds mark trusts only an answer about the order asked for', () => {
+  it('a CANCELLED answer carrying another order id (or none): exit 1 naming the id, nothing recorded', async () => {
+    const [asked, other, nameless] = [uuid(21), uuid(22), uuid(23)];
+    const cancelledOrder = { status: 'CANCELLED', coinPrice: '5', currency: { name: 'Coins', symbol: 'C' } };
+    api
+      .on(`GET /reward-store-orders/${asked}`, { body: { id: other, ...cancelledOrder } })
+      .on(`GET /reward-store-orders/${nameless}`, { body: cancelledOrder });
+    const ledger = `${tempDir()}/ledger.jsonl`;
+    const result = await runInProcess(['refunds', 'mark', asked, nameless, '--ledger', ledger], env);
+    expect(result).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr:
+        `error: not_refundable: nothing was recorded: ${asked}: the service answered with another order (${other}); ${nameless}: the service answered with no order id\n` +
+        'hint: only cancelled orders of this key are refunded; to record a refund made for another reason anyway: svc refunds mark --force ORDER_ID…\n',
+    });
+    expect(existsSync(ledger)).toBe(false);
+  });
+});
+
+describe('a page that is not a page', () => {
+  it('refunds run: a body without an items array ends the run (exit 5); its cursor is not saved, so no event is skipped', async () => {
+    const ledger = `${tempDir()}/ledger.jsonl`;
+    api.on('GET /events?limit=100', { body: { items: 'abc', nextCursor: 'X' } });
+    const result = await runInProcess(['refunds', 'run', '--ledger', ledger, '--exec', 'true'], env);
+    expect(result).toEqual({ exitCode: 5, stdout: '', stderr: 'error: invalid_response: GET /events answered a page with no items array; it is not read as an empty page\n' });
+    expect(existsSync(`${ledger}.cursor`)).toBe(false);
+  });
+});
+
+describe('refunds run pays only what reads as a refund', () => {
+  it('an order id that is not a UUID, or a price that is not a decimal: exit 5 before CMD runs, nothing recorded, the cursor stays before it', async () => {
+    const dir = tempDir();
+    const ledger = `${dir}/ledger.jsonl`;
+    const paidLog = `${dir}/paid.log`;
+    const refund = (n: number, data: Record<string, unknown>) => ({ id: `e${n}`, type: 'order.cancelled', occurredAt: '2026-11-24T10:00:00.000000Z', environment: 'production', data: { status: 'CANCELLED', currency: { name: 'Coins', symbol: 'C' }, ...data } });
+    const cases = [
+      [{ id: '../../etc/passwd', coinPrice: '5' }, 'its order id is not a UUID'],
+      [{ id: uuid(32), coinPrice: { amount: 5 } }, 'its coinPrice is not a decimal'],
+      [{ id: uuid(33) }, 'its coinPrice is not a decimal'],
+    ] as const;
+    // One answer a run: each run reads the feed from the start again (its cursor never moved).
+    api.on('GET /events?limit=100', ...cases.map(([bad]) => ({ body: { items: [refund(1, { id: uuid(31), coinPrice: '5' }), refund(2, bad)], nextCursor: 'X' } })));
+    for (const [bad, problem] of cases) {
+      const result = await runInProcess(['refunds', 'run', '--ledger', ledger, '--exec', 'echo "$SVC_REFUND_ORDER_ID" >> "$PAID"'], { ...env, PAID: paidLog });
+      expect(result.exitCode).toBe(5);
+      expect(result.stderr.split('\n')[0]).toBe(`error: invalid_response: event e2 (order.cancelled of ${bad.id}): ${problem}; nothing was paid or recorded for it, and the refund cursor stays before it`);
+      expect(existsSync(`${ledger}.cursor`)).toBe(false);
+    }
+    // Only the good refund, once (the ledger holds it across the three runs).
+    expect(readFileSync(paidLog, 'utf8')).toBe(`${uuid(31)}\n`);
   });
 });

@@ -114,13 +114,19 @@ describe('a refused saved cursor is explained; --from-start starts over', () => 
   });
 });
 
+/** A file of 60 rows for one ACTIVE campaign with one brand, and how many links there are before. */
+async function sixtyRows(): Promise<{ file: string; linksBefore: number }> {
+  const campaigns = (await sandbox.api('GET', '/campaigns')).body.items as { id: string; brandIds: string[]; status: string }[];
+  const linksBefore = ((await sandbox.api('GET', '/personal-links?limit=100')).body.items as unknown[]).length;
+  const campaignId = campaigns.find((campaign) => campaign.brandIds.length === 1 && campaign.status === 'ACTIVE')!.id;
+  const file = join(dir, 'big.csv');
+  writeFileSync(file, ['campaignId,fullName', ...Array.from({ length: 60 }, (_, i) => `${campaignId},Player ${i + 1}`)].join('\n'));
+  return { file, linksBefore };
+}
+
 describe('bulk when its output closes early (`… | head -1`)', () => {
   it('exits 1 and the summary says how many rows were not tried', async () => {
-    const campaigns = (await sandbox.api('GET', '/campaigns')).body.items as { id: string; brandIds: string[]; status: string }[];
-    const linksBefore = ((await sandbox.api('GET', '/personal-links?limit=100')).body.items as unknown[]).length;
-    const campaignId = campaigns.find((campaign) => campaign.brandIds.length === 1 && campaign.status === 'ACTIVE')!.id;
-    const file = join(dir, 'big.csv');
-    writeFileSync(file, ['campaignId,fullName', ...Array.from({ length: 60 }, (_, i) => `${campaignId},Player ${i + 1}`)].join('\n'));
+    const { file, linksBefore } = await sixtyRows();
     // A reader that takes one line, then goes away: later writes fail with EPIPE, as with `| head -1`.
     let out = '';
     let writes = 0;
@@ -154,6 +160,35 @@ describe('bulk when its output closes early (`… | head -1`)', () => {
   });
 });
 
+describe('bulk when its output closes with rows in flight', () => {
+  it('the rows already sent finish and are counted: created in the summary is what the service created, and every row is counted once', async () => {
+    const { file, linksBefore } = await sixtyRows();
+    let writes = 0;
+    const stdout = new Writable({
+      write(_chunk, _encoding, done) {
+        if (writes++ === 0) done();
+        else done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+      },
+    });
+    const stderr = new PassThrough();
+    let err = '';
+    stderr.on('data', (chunk) => (err += chunk));
+    const stdin = new PassThrough();
+    stdin.end();
+    const exitCode = await main(['links', 'create', '--from-file', file, '--concurrency', '8'], { stdin, stdout, stderr, env: { NO_COLOR: '1', ...env } } as unknown as IOStreams);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(exitCode).toBe(1);
+    const created = ((await sandbox.api('GET', '/personal-links?limit=100')).body.items as unknown[]).length - linksBefore;
+    const match = /^created (\d+), replayed 0, failed 0 of (\d+) rows in \d+\.\ds \(output closed: (\d+) rows not tried; run the same file again to finish: rows already done replay\)\n$/.exec(err);
+    expect(match, err).not.toBeNull();
+    const [summaryCreated, answered, notTried] = match!.slice(1).map(Number);
+    expect(summaryCreated).toBe(created);
+    expect(answered).toBe(created);
+    expect(answered + notTried).toBe(60);
+    expect(created).toBeGreaterThan(1);
+  });
+});
+
 describe('a hostile local user: links planted where svc writes, through whole commands', () => {
   const refusal = (path: string) => `error: usage_error: ${path} is a symbolic link; svc never writes through a link (nothing was written; replace the link with a regular file or remove it)\n`;
 
@@ -183,6 +218,16 @@ describe('a hostile local user: links planted where svc writes, through whole co
     const result = await run('events', 'tail');
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(`error: usage_error: config file ${join(dir, 'config.json')} is a symbolic link; svc keeps keys only in a regular file (replace the link with the file itself)\n`);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+  });
+
+  it('sandbox --log with a link at the log file: exit 2 naming it before it listens, nothing appended through it', async () => {
+    const victim = join(tempDir(), 'victim');
+    writeFileSync(victim, 'precious\n');
+    const log = join(dir, 'sandbox.log');
+    symlinkSync(victim, log);
+    const result = await run('sandbox', '--port', '0', '--no-profile', '--log', log);
+    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: refusal(log) });
     expect(readFileSync(victim, 'utf8')).toBe('precious\n');
   });
 });

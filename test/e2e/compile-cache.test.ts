@@ -3,7 +3,8 @@
  * temp directory cannot hold one, print exactly what a run without it prints. Under /proc Node's
  * own recursive mkdir never returns, so the shim makes the directory itself and gives up there.
  */
-import { writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cleanup.js';
@@ -27,5 +28,20 @@ describe('compile cache', () => {
     ]);
     const again = await svc(['profiles', 'ls'], env({ TMPDIR: cacheHome }));
     for (const run of [...runs, again]) expect({ code: run.exitCode, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 0, stdout: plain.stdout, stderr: '' });
+  });
+
+  // Node 22.1+ only (Node 20 has no compile cache: nothing to refuse there).
+  const hasCompileCache = typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+  it.runIf(hasCompileCache)('a cache directory others can write, or a link, is not used: no code is read from or written into it', async () => {
+    const configDir = tempDir();
+    const shared = tempDir();
+    mkdirSync(join(shared, 'node-compile-cache'));
+    chmodSync(join(shared, 'node-compile-cache'), 0o777);
+    const linked = tempDir();
+    const target = tempDir();
+    symlinkSync(target, join(linked, 'node-compile-cache'));
+    const env = (tmp: string) => ({ env: { SVC_CONFIG_DIR: configDir, TMPDIR: tmp }, timeout: 20_000 });
+    for (const tmp of [shared, linked]) expect((await svc(['profiles', 'ls'], env(tmp))).exitCode).toBe(0);
+    expect([readdirSync(join(shared, 'node-compile-cache')), readdirSync(target)]).toEqual([[], []]);
   });
 });

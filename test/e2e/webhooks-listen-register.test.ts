@@ -78,6 +78,16 @@ describe('webhooks listen against a loopback sandbox', () => {
     expect(created.status).toBe(201);
   });
 
+  it('a closed terminal (SIGHUP) stops it like Ctrl-C: the old URL is put back, not left pointing at a dead listener', async () => {
+    await sandbox.admin('PATCH', '/keys/other', { webhookUrl: 'https://hooks.example.test/other' });
+    const { url, stderr, exited } = await listen([], { ...sandbox.env('other'), SVC_WEBHOOK_SECRET: sandbox.key('other').webhookSecret }, /^Registered /);
+    expect(await webhookUrlOf('other')).toBe(url);
+    child!.kill('SIGHUP');
+    expect(await exited).toBe(130);
+    expect(stderr.at(-1)).toBe('Put back the webhook URL of key other: https://hooks.example.test/other.');
+    expect(await webhookUrlOf('other')).toBe('https://hooks.example.test/other');
+  });
+
   it('--no-register leaves the key as it is', async () => {
     await sandbox.admin('PATCH', '/keys/stores', { webhookUrl: 'https://hooks.example.test/svc' });
     const { stderr, exited } = await listen(['--no-register'], { ...sandbox.env('stores'), SVC_WEBHOOK_SECRET: sandbox.key('stores').webhookSecret }, /^Ready: /);

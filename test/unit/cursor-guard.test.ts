@@ -1,5 +1,7 @@
 /** The cursor guard every walk keeps: loops of any length are caught, with bounded memory. */
 import { describe, expect, it } from 'vitest';
+import { readPage } from '../../src/api/paginate.js';
+import type { SvcError } from '../../src/core/errors.js';
 import { CursorGuard, CursorLoopError } from '../../src/api/cursor-guard.js';
 
 /** Follows `cursors` in order; returns how many were followed before the guard stopped the walk. */
@@ -65,5 +67,31 @@ describe('cursor guard', () => {
   it('shows at most 60 characters of a hostile cursor', () => {
     const long = 'y'.repeat(500);
     expect(walk(new CursorGuard('GET /x', long), [long]).error?.message).toBe(`GET /x handed back cursor "${'y'.repeat(60)}…", which this walk already followed (page 0); stopping, the walk would never end`);
+  });
+});
+
+describe('readPage: a body that is not a page is never read as an empty one', () => {
+  it('no items array, or a cursor that is not a string: invalid_response (exit 5) naming the walk', () => {
+    const refused = (body: unknown) => {
+      try {
+        readPage(body, 'GET /events');
+        return undefined;
+      } catch (error) {
+        return [(error as SvcError).code, (error as SvcError).exitCode, (error as Error).message];
+      }
+    };
+    expect(refused({ items: 'abc', nextCursor: 'X' })).toEqual(['invalid_response', 5, 'GET /events answered a page with no items array; it is not read as an empty page']);
+    expect(refused({ nextCursor: 'X' })?.[2]).toBe('GET /events answered a page with no items array; it is not read as an empty page');
+    expect(refused({ items: { 0: {} }, nextCursor: 'X' })?.[0]).toBe('invalid_response');
+    expect(refused(null)?.[0]).toBe('invalid_response');
+    expect(refused([])?.[0]).toBe('invalid_response');
+    expect(refused({ items: [], nextCursor: 5 })?.[2]).toBe('GET /events answered a page with a nextCursor that is not a string (number); it is not read as an empty page');
+  });
+
+  it('a page: its items; a null, absent or empty cursor is none', () => {
+    expect(readPage({ items: [1], nextCursor: 'A' })).toEqual({ items: [1], nextCursor: 'A' });
+    expect(readPage({ items: [], nextCursor: null })).toEqual({ items: [], nextCursor: null });
+    expect(readPage({ items: [2] })).toEqual({ items: [2], nextCursor: null });
+    expect(readPage({ items: [], nextCursor: '' })).toEqual({ items: [], nextCursor: null });
   });
 });

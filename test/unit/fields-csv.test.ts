@@ -6,9 +6,9 @@ import { parseFieldList, project, valueAt } from '../../src/core/fields.js';
 import { IO, type IOStreams } from '../../src/core/io.js';
 import { Output, csvCell, type Format } from '../../src/core/output.js';
 
-function output(format: Format, fields?: string[]) {
+function output(format: Format, fields?: string[], tty = false) {
   let stdout = '';
-  const out = new PassThrough();
+  const out = Object.assign(new PassThrough(), { isTTY: tty });
   out.on('data', (chunk) => (stdout += chunk));
   const streams = { stdin: new PassThrough(), stdout: out, stderr: new PassThrough(), env: { NO_COLOR: '1' } } as unknown as IOStreams;
   const result = new Output(new IO(streams), format, Chalk, fields);
@@ -54,6 +54,17 @@ describe('-o csv', () => {
     expect(await text()).toBe('id,currency.name\n');
     expect(defaultColumns('order')).toEqual(expect.arrayContaining(['currency.name', 'currency.symbol', 'shipment.carrier', 'customFields']));
     expect(defaultColumns('order')).not.toContain('currency');
+  });
+
+  it('on a terminal the rows and the header (the server\'s keys) go through the sanitizer; to a pipe they are exact', async () => {
+    const hostile = 'A\u001b]0;pwned\u0007B\u009b2JC\u202eD\r';
+    const item = { id: 'x', [hostile]: hostile };
+    const terminal = output('csv', undefined, true);
+    await terminal.output.object(item);
+    expect(await terminal.text()).toBe('id,"A\\x1b]0;pwned\\x07B\\u009b2JC\\u202eD\\x0d"\nx,"A\\x1b]0;pwned\\x07B\\u009b2JC\\u202eD\\x0d"\n');
+    const pipe = output('csv');
+    await pipe.output.object(item);
+    expect(await pipe.text()).toBe(`id,"${hostile}"\nx,"${hostile}"\n`);
   });
 
   it('one object: a header and one row', async () => {

@@ -55,27 +55,34 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
   client.setNotice(undefined);
   // A refused key (or Ctrl-C) stops every row: rows in flight are abandoned and no new one is sent.
   const stop = new AbortController();
-  const onInterrupt = () => stop.abort();
+  let outputClosed = false;
+  // A closed output (the run's signal aborted with EPIPE) only stops new rows: see outputClosed.
+  const onInterrupt = () => {
+    if ((ctx.signal.reason as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') outputClosed = true;
+    else stop.abort();
+  };
   ctx.signal.addEventListener('abort', onInterrupt, { once: true });
   let fatal: SvcError | undefined;
   // `… | head -1`: the reader went away. No new row is sent; the run ends with exit 1, saying how many were not tried.
-  let outputClosed = false;
+  // Rows already sent finish and are counted (abandoned, the service may have created them unseen).
   const onOutputError = (error: NodeJS.ErrnoException) => {
-    if (error?.code !== 'EPIPE') return;
-    outputClosed = true;
-    stop.abort();
+    if (error?.code === 'EPIPE') outputClosed = true;
   };
   ctx.io.streams.stdout.on('error', onOutputError);
+  /** rows answered (counted as each finishes, also when its line could not be written) */
+  const tally = { total: 0, created: 0, replayed: 0, failed: 0 };
   /** rows handed to a worker (sent, or judged unreadable); the rest were not tried */
   let tried = 0;
   /** the highest row number read from the input so far */
   let read = 0;
   const sendRow = async (row: PreparedRow): Promise<RowResult> => {
     // A row whose turn comes after the run was stopped is never sent (nor counted as tried).
-    if (stop.signal.aborted) throw new InterruptedError();
+    if (stop.signal.aborted || outputClosed) throw new InterruptedError();
     tried++;
     try {
-      return await send(client, row, stop.signal);
+      const result = await send(client, row, stop.signal);
+      count(tally, result);
+      return result;
     } catch (error) {
       if (fatal === undefined && error instanceof SvcError && !(error instanceof InterruptedError)) {
         fatal = error;
@@ -84,7 +91,6 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
       throw error;
     }
   };
-  const tally = { total: 0, created: 0, replayed: 0, failed: 0 };
   const started = performance.now();
   const rows = prepare(counted(readRows(interruptible(path === '-' ? ctx.io.streams.stdin : createReadStream(path), ctx.signal), source), (row) => (read = row)), customFieldsOnce(client, stop.signal));
   let finished = false;
@@ -92,12 +98,17 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
   progress?.start();
   try {
     for await (const result of mapOrdered(rows, sendRow, { concurrency, window: concurrency * WINDOW_PER_WORKER })) {
-      count(tally, result);
       // --dry-run: stdout carries the requests (printed by the client); a row that would fail before
       // any request is told on stderr.
       if (ctx.options.dryRun) {
         if (!result.ok) ctx.io.info(jsonText(resultLine(result), undefined, ctx.io.stderrIsTTY));
-      } else await ctx.io.write(`${jsonText(resultLine(result), undefined, ctx.io.stdoutIsTTY)}\n`);
+      } else {
+        await ctx.io.write(`${jsonText(resultLine(result), undefined, ctx.io.stdoutIsTTY)}\n`).catch((error: NodeJS.ErrnoException) => {
+          // No new row starts while the rows in flight finish (mapOrdered waits for them).
+          if (error?.code === 'EPIPE') outputClosed = true;
+          throw error;
+        });
+      }
       progress?.update(tally.total, tally.failed);
     }
     finished = true;

@@ -105,7 +105,10 @@ async function checkOrders(ctx: Context, orderIds: string[], force: boolean): Pr
       }
     }
     if (order === undefined) refused.push(`${id} is not an order of this key`);
-    else {
+    // An answer about another order (or none named) says nothing about this one.
+    else if (typeof order.id !== 'string' || order.id.toLowerCase() !== id) {
+      refused.push(`${id}: the service answered with ${typeof order.id === 'string' ? `another order (${terminalSafeLine(order.id)})` : 'no order id'}`);
+    } else {
       orders.set(id, order);
       if (order.status !== 'CANCELLED') refused.push(`${id} is ${terminalSafeLine(typeof order.status === 'string' ? order.status : 'of no known status')}, not CANCELLED`);
     }

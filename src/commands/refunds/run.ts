@@ -7,11 +7,12 @@
  * orderId so it can deduplicate.
  */
 import type { Context } from '../../app/context.js';
-import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core/errors.js';
+import { ExitCode, FailureError, InterruptedError, UnavailableError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import * as validate from '../../core/validate.js';
 import { isRefusedCursor } from '../../api/cursor-refusal.js';
 import { execRefund } from '../../features/refunds/exec.js';
+import { unpayable } from '../../features/refunds/refund.js';
 import { Ledger, ledgerPlace, readRefundCursor, refundCursorRefused, writeRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
 import { acquireLedgerLock } from '../../features/refunds/lock.js';
 import { currencyName } from '../../features/refunds/refund.js';
@@ -102,6 +103,15 @@ export async function run(ctx: Context, opts: RunOptions): Promise<number | void
         for (const refund of element.refunds) {
           await ledger.refresh();
           if (ledger.has(refund.orderId)) continue;
+          const problem = unpayable(refund);
+          if (problem !== undefined) {
+            throw new UnavailableError(
+              `event ${terminalSafeLine(refund.eventId ?? '(no id)')} (order.cancelled of ${terminalSafeLine(refund.orderId)}): ${problem}; nothing was paid or recorded for it, and the refund cursor stays before it`,
+              'invalid_response',
+              undefined,
+              paid > 0 ? `${paid} ${paid === 1 ? 'refund was' : 'refunds were'} paid and recorded before it` : undefined,
+            );
+          }
           const outcome = await execRefund(opts.exec, refund, ctx.env, ctx.io.streams.stderr);
           if (!outcome.ok) {
             if (ctx.signal.aborted) throw new InterruptedError();

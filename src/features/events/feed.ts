@@ -66,7 +66,7 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
         signal: options.signal,
         // Following, this loop is the retry loop (with its status line and --give-up-after).
         ...(options.follow ? { retry: false } : {}),
-      })).body);
+      })).body, 'GET /events');
     } catch (error) {
       if (!options.follow || !isTransient(error)) throw error;
       const message = (error as Error).message;

@@ -2,7 +2,7 @@
  * What a due refund is: an order.cancelled event of the feed, read defensively (a malformed event is
  * skipped, never a crash), and the exact sum of decimal-string prices per currency for tables.
  */
-import type { SvcEvent } from '../../api/types.js';
+import { API_PATTERNS, type SvcEvent } from '../../api/types.js';
 
 export interface Refund {
   orderId: string;
@@ -31,6 +31,19 @@ export function refundOf(event: SvcEvent | undefined): Refund | undefined {
     eventId: stringOrNull(event.id),
     cancelledAt: stringOrNull(event.occurredAt),
   };
+}
+
+const ORDER_ID = new RegExp(API_PATTERNS.uuid, 'u');
+const PRICE = new RegExp(API_PATTERNS.decimal, 'u');
+
+/**
+ * Why a refund cannot be paid as it reads (an order id that is not a UUID, a price that is not a
+ * decimal): a CMD handed it would pay an unknown sum or act on a made-up id. Undefined when payable.
+ */
+export function unpayable(refund: Refund): string | undefined {
+  if (!ORDER_ID.test(refund.orderId)) return 'its order id is not a UUID';
+  if (refund.coinPrice === null || !PRICE.test(refund.coinPrice)) return 'its coinPrice is not a decimal';
+  return undefined;
 }
 
 /** The text a currency is known by: its name (or the raw value when the service sent a string). */
