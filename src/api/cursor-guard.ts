@@ -81,3 +81,18 @@ export class CursorGuard {
     if (this.recent.size > RECENT) this.recent.delete(this.recent.values().next().value!);
   }
 }
+
+/**
+ * What identifies a page for the identical-page check: its items' ids where every item has a string
+ * id (every resource of the API has one; a list never repeats a record on the next page), else the
+ * items as JSON. Reading ids costs far less than serialising a page of 100 records again.
+ */
+export function pageIdentity(items: readonly unknown[]): string {
+  const ids: string[] = [];
+  for (const item of items) {
+    const id = (item as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string') return JSON.stringify(items);
+    ids.push(id);
+  }
+  return ids.join('\n');
+}

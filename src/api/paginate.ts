@@ -6,7 +6,7 @@
  */
 import type { ApiClient, ApiResponse, Query } from './client.js';
 import { UnavailableError } from '../core/errors.js';
-import { CursorGuard } from './cursor-guard.js';
+import { CursorGuard, pageIdentity } from './cursor-guard.js';
 
 export interface Page<T> {
   items: T[];
@@ -61,7 +61,7 @@ async function* follow<Q extends PageQuery, T>(
     if (options.limit !== undefined) query.limit = options.limit;
     if (after !== undefined) query.after = after;
     const { items, nextCursor } = readPage<T>(await fetchPage(query), walk);
-    guard.page(items.length === 0 ? '' : JSON.stringify(items), items.length === 0);
+    guard.page(items.length === 0 ? '' : pageIdentity(items), items.length === 0);
     const more = options.all && nextCursor !== null && items.length > 0 && nextCursor !== after;
     // Checked before the page is handed on: a page that leads back into the walk is not shown.
     if (more) guard.follow(nextCursor);

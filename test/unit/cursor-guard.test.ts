@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { readPage } from '../../src/api/paginate.js';
 import type { SvcError } from '../../src/core/errors.js';
-import { CursorGuard, CursorLoopError } from '../../src/api/cursor-guard.js';
+import { CursorGuard, CursorLoopError, pageIdentity } from '../../src/api/cursor-guard.js';
 
 /** Follows `cursors` in order; returns how many were followed before the guard stopped the walk. */
 function walk(guard: CursorGuard, cursors: Iterable<string>): { followed: number; error?: CursorLoopError } {
@@ -93,5 +93,14 @@ describe('readPage: a body that is not a page is never read as an empty one', ()
     expect(readPage({ items: [], nextCursor: null })).toEqual({ items: [], nextCursor: null });
     expect(readPage({ items: [2] })).toEqual({ items: [2], nextCursor: null });
     expect(readPage({ items: [], nextCursor: '' })).toEqual({ items: [], nextCursor: null });
+  });
+});
+
+describe('pageIdentity', () => {
+  it("is a page's ids where every item has one, else its items as JSON", () => {
+    expect(pageIdentity([{ id: 'a', name: 'x' }, { id: 'b' }])).toBe('a\nb');
+    expect(pageIdentity([{ id: 'a' }, { name: 'no id' }])).toBe('[{"id":"a"},{"name":"no id"}]');
+    expect(pageIdentity([{ id: 1 }])).toBe('[{"id":1}]');
+    expect(pageIdentity([null])).toBe('[null]');
   });
 });
