@@ -33,3 +33,22 @@ export async function readBoundedText(response: Dispatcher.ResponseData, what: s
   }
   return Buffer.concat(chunks, size).toString('utf8');
 }
+
+/**
+ * The start of a body as text: at `limit` bytes the body is dropped unread (that connection closes),
+ * so neither memory nor time grows with what a receiver sends.
+ */
+export async function readBodyStart(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
+  // Nothing wanted: undici's dump reads a short answer (keeping the connection) and drops a long one.
+  if (limit <= 0) return body.dump().then(() => '');
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    const part = chunk.subarray(0, limit - kept);
+    chunks.push(part);
+    kept += part.length;
+    if (kept >= limit) break;
+  }
+  body.destroy();
+  return Buffer.concat(chunks).toString('utf8');
+}

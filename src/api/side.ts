@@ -6,7 +6,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { InterruptedError } from '../core/errors.js';
-import { ResponseTooLargeError, readBoundedText } from './body.js';
+import { ResponseTooLargeError, readBodyStart, readBoundedText } from './body.js';
 import { scrubProxyCredentials, type ProxySettings } from './proxy.js';
 import { describeNetworkError, loadTransport } from './transport.js';
 
@@ -57,7 +57,7 @@ export class SideRequests {
       const text =
         this.options.overLimit === 'refuse'
           ? await readBoundedText(response, `${request.method} ${url}`, this.options.maxBodyBytes)
-          : await boundedText(response.body, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY);
+          : await readBodyStart(response.body, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY);
       return { status: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (request.signal.aborted) throw new InterruptedError();
@@ -70,23 +70,4 @@ export class SideRequests {
   async close(): Promise<void> {
     if (this.dispatcher) await (await this.dispatcher).close();
   }
-}
-
-/**
- * The start of a body as text: at `limit` bytes the body is dropped unread (that connection closes),
- * so neither memory nor time grows with what a receiver sends.
- */
-async function boundedText(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
-  // Nothing wanted: undici's dump reads a short answer (keeping the connection) and drops a long one.
-  if (limit <= 0) return body.dump().then(() => '');
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    const part = chunk.subarray(0, limit - kept);
-    chunks.push(part);
-    kept += part.length;
-    if (kept >= limit) break;
-  }
-  body.destroy();
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -4,12 +4,20 @@
  */
 import { UsageError } from './errors.js';
 
-const LOOPBACK_NAMES = new Set(['localhost', '[::1]', '::1']);
-
-/** A host name or literal address (as in a URL or a Host header, without the port) that names this machine. */
+/**
+ * A host name or literal address (as in a URL or a Host header, without the port) that names this
+ * machine: `localhost` (also with a trailing dot), `127.x.x.x`, `[::1]` (and `::1` as Node reports it),
+ * an IPv4-mapped 127.x in brackets. The CLI, the sandbox's guards and the proxy bypass all ask this one.
+ */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return LOOPBACK_NAMES.has(host) || /^127(\.\d{1,3}){3}$/.test(host);
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return (
+    name === 'localhost' ||
+    name === '[::1]' ||
+    name === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) ||
+    /^\[::ffff:(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|7f[0-9a-f]{2}:[0-9a-f]{1,4})\]$/.test(name)
+  );
 }
 
 /** A peer address as node:net reports it (`127.0.0.1`, `::1`, `::ffff:127.0.0.1`). */

@@ -10,6 +10,7 @@ import { type SandboxState, TransitionError, sameVariations } from './store.js';
 import { FieldErrors, isCountry, isDecimal, isPlainObject, readCustomFieldAnswers } from './validate.js';
 import type { WebhookQueue } from './webhooks.js';
 import { readClaim } from './web/offer.js';
+import { isLoopbackHost } from '../core/net.js';
 
 /*
  * The admin API under /_sandbox (loopback clients only, no key) stands in for the operator's team
@@ -96,36 +97,24 @@ function optionalText(body: Record<string, unknown>, name: string, errors: Field
 function isWebhookUrl(value: string): boolean {
   try {
     const url = new URL(value);
-    return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackName(url.hostname));
+    return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
   } catch {
     return false;
   }
-}
-
-/** `localhost`, `127.x.x.x`, `[::1]` (and `::1` as Node reports it), IPv4-mapped 127.x in brackets. */
-function isLoopbackName(hostname: string): boolean {
-  const name = hostname.toLowerCase().replace(/\.$/, '');
-  return (
-    name === 'localhost' ||
-    name === '[::1]' ||
-    name === '::1' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) ||
-    /^\[::ffff:(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|7f[0-9a-f]{2}:[0-9a-f]{1,4})\]$/.test(name)
-  );
 }
 
 /** A Host header value naming a loopback host, with an optional port. */
 function isLoopbackHostHeader(host: string | undefined): boolean {
   if (host === undefined) return false;
   const match = /^(\[[^\]]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(host.trim());
-  return match !== null && isLoopbackName(match[1]);
+  return match !== null && isLoopbackHost(match[1]);
 }
 
 /** An Origin is acceptable only when it is itself loopback: `http(s)://localhost[:port]` and the like. */
 function isLoopbackOrigin(origin: string): boolean {
   try {
     const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackName(url.hostname);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHost(url.hostname);
   } catch {
     return false;
   }

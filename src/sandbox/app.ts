@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AdminServices, guardAdminRequest, handleAdmin } from './admin.js';
 import { VirtualClock } from './clock.js';
 import { ApiProblem } from './errors.js';
-import { isLoopback, parseTarget, readJsonBody, sendJson, sendProblem } from './http.js';
+import { isLoopbackAddress } from '../core/net.js';
+import { parseTarget, readJsonBody, sendJson, sendProblem } from './http.js';
 import { type Faults, NO_FAULTS } from './faults.js';
 import { createSeededState } from './fixtures.js';
 import { IdempotencyStore } from './idempotency.js';
@@ -181,7 +182,7 @@ function createDispatch(services: AdminServices & Parameters<typeof createApiPip
       return handleApi(req, res, { path: path.slice('/v1'.length), query }, origin);
     }
     if (path === '/_sandbox' || path.startsWith('/_sandbox/')) {
-      if (!isLoopback(req.socket.remoteAddress)) throw new ApiProblem(403, 'forbidden', 'The admin API answers loopback clients only.');
+      if (!isLoopbackAddress(req.socket.remoteAddress)) throw new ApiProblem(403, 'forbidden', 'The admin API answers loopback clients only.');
       guardAdminRequest(req.headers);
       // The team acts on the state as it is now: expiries that fell due are applied first.
       state.sweep();

@@ -3,10 +3,6 @@ import { ApiProblem, invalidField } from './errors.js';
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-export function isLoopback(address: string | undefined): boolean {
-  return address !== undefined && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
-}
-
 /**
  * A request target of plain path segments (letters, digits, `_`, `:`, `-`, dots inside a segment)
  * and a printable query without a fragment: read as it is, since URL parsing would leave it
