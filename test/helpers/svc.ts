@@ -80,12 +80,19 @@ export async function startSandbox(args: string[] = []): Promise<SandboxHandle> 
   return handle;
 }
 
-/** Ends a child with SIGTERM and waits for it to exit (at once when it already has). */
+/**
+ * Ends a child with SIGTERM and waits until it has exited and its output has all arrived: 'exit' can
+ * come before the last stdout/stderr data, so this waits for 'close' (at once when that has happened).
+ */
 export async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolvePromise) => child.once('exit', resolvePromise));
-  child.kill('SIGTERM');
-  await exited;
+  const exited = child.exitCode !== null || child.signalCode !== null;
+  const drained = [child.stdout, child.stderr].every((stream) => !stream || stream.destroyed || stream.readableEnded);
+  if (exited && drained) return;
+  const closed = new Promise((resolvePromise) => child.once('close', resolvePromise));
+  // Output nobody reads is read and dropped, so its end (and 'close') can come.
+  for (const stream of [child.stdout, child.stderr]) if (stream && stream.readableFlowing !== true) stream.resume();
+  if (!exited) child.kill('SIGTERM');
+  await closed;
 }
 
 export interface RunOptions {
