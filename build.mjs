@@ -56,6 +56,16 @@ const lazyModules = {
     build.onResolve({ filter: /^string-width$/ }, (args) =>
       args.kind === 'import-statement' && args.importer.startsWith(join(root, 'src')) ? { path: 'string-width', namespace: 'svc-lazy' } : undefined,
     );
+    // chalk asks whether stdout and stderr are terminals as it loads: Node's terminal module (and
+    // the stream and network modules it loads) only when one may be (src/core/stdio.ts).
+    build.onResolve({ filter: /^node:tty$/ }, (args) =>
+      args.importer.includes('node_modules/chalk/') ? { path: 'tty', namespace: 'svc-terminal' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'svc-terminal' }, () => ({
+      contents: `import { isTerminal } from ${JSON.stringify(join(root, 'src/core/stdio.ts'))};\nexport default { isatty: isTerminal };`,
+      loader: 'js',
+      resolveDir: root,
+    }));
     // An ES import of a built-in module costs more than require() of it: Node builds an ES facade
     // of every export (`node:process` alone is ~3 ms at start-up). Inside the bundle they are required.
     // Each importer gets its own stand-in (a few lines), so no chunk is made for stand-ins shared by
@@ -77,7 +87,7 @@ const lazyModules = {
 };
 /** Dependencies that are plain JavaScript, bundled (see `external` below). */
 const BUNDLED = ['commander', 'chalk', 'cli-table3', 'string-width', 'env-paths', 'undici', 'csv-stringify', 'ora', '@inquirer/prompts'];
-const LAZY_BUILTINS = new Set(['node:crypto', 'node:fs/promises', 'node:os', 'node:readline']);
+const LAZY_BUILTINS = new Set(['node:crypto', 'node:fs/promises', 'node:os', 'node:readline', 'node:tty']);
 const buildRequire = createRequire(import.meta.url);
 
 /**
@@ -169,8 +179,8 @@ function coreModules() {
 const apiDocument = readDocument();
 await Promise.all([validateDocument(apiDocument), generate(apiDocument)]);
 
-const BANNER = "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);";
 const dist = join(root, 'dist');
+const modules = mkdtempSync(join(root, '.dist-'));
 const staging = mkdtempSync(join(root, '.dist-'));
 try {
   await build({
@@ -178,7 +188,7 @@ try {
     // with the entry reaching it too the core is one chunk, not the part cli.ts imports plus a
     // second chunk of the rest that every verb loaded as one more file.
     entryPoints: { cli: 'svc-entry' },
-    outdir: staging,
+    outdir: modules,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -197,19 +207,45 @@ try {
     legalComments: 'none',
     chunkNames: 'chunks/[name]-[hash]',
     define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
-    // commander is CommonJS: give the ESM bundle a `require` for the node: built-ins it asks for.
-    banner: { js: BANNER },
     plugins: [lazyModules, coreChunk],
     logLevel: 'warning',
   });
 
+  // Splitting gives ES modules; svc ships each chunk as a CommonJS module instead. Node loads those
+  // with one synchronous require each, without the ES loader (resolution, linking and an
+  // asynchronous job per module: a fifth of a start-up), and svc's shim can give them a code cache
+  // on every Node (bin/svc.js). A dynamic import of a chunk becomes a require when it is first asked
+  // for, so each chunk still loads only where used; bindings stay live (esbuild reads them through
+  // getters). The source maps are carried through (esbuild reads each chunk's map).
+  // Read as modules of a CommonJS package: a chunk's default export is its `default`, as esbuild
+  // wrote it (in a "type": "module" package esbuild would take a required file's whole exports).
+  writeFileSync(join(modules, 'package.json'), JSON.stringify({ type: 'commonjs' }));
+  await build({
+    entryPoints: files(modules).filter((file) => file.endsWith('.js')),
+    outdir: staging,
+    outbase: modules,
+    bundle: false,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    supported: { 'dynamic-import': false },
+    sourcemap: 'linked',
+    minifyWhitespace: true,
+    legalComments: 'none',
+    // import.meta.url of an ES module is the file's URL, made here when it is first read.
+    define: { 'import.meta.url': '__svcModule.url' },
+    banner: { js: '"use strict";var __svcModule={get url(){return require("node:url").pathToFileURL(__filename).href}};' },
+    logLevel: 'warning',
+  });
+  // Every .js file below dist/ is CommonJS (the package itself is "type": "module").
+  writeFileSync(join(staging, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
+
   // `svc --help` is the same text every time: render it once here, for the shim to print as it is.
-  const { rootHelp } = await import(join(staging, 'cli.js'));
+  const { rootHelp } = createRequire(join(staging, 'cli.js'))('./cli.js');
   writeFileSync(join(staging, 'help.txt'), rootHelp());
   // The package ships the document (also served by the sandbox at {baseUrl}/openapi.json).
   writeFileSync(join(staging, 'openapi.json'), JSON.stringify(apiDocument, null, 2));
 
-  for (const file of files(staging)) if (file.endsWith('.js')) withoutUnusedRequire(file);
   const built = new Set(files(staging).map((file) => relative(staging, file)));
   for (const name of built) {
     mkdirSync(dirname(join(dist, name)), { recursive: true });
@@ -217,21 +253,8 @@ try {
   }
   for (const file of files(dist)) if (!built.has(relative(dist, file))) rmSync(file);
 } finally {
+  rmSync(modules, { recursive: true, force: true });
   rmSync(staging, { recursive: true, force: true });
-}
-
-/**
- * The banner gives every chunk a `require` (an import of node:module and a createRequire call as it
- * loads); a chunk that never calls require goes without it. Its source map loses the banner's line.
- */
-function withoutUnusedRequire(file) {
-  const text = readFileSync(file, 'utf8');
-  if (!text.startsWith(`${BANNER}\n`) || /\brequire\b/.test(text.slice(BANNER.length))) return;
-  writeFileSync(file, text.slice(BANNER.length + 1));
-  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8'));
-  if (map.mappings === '') return;
-  if (!map.mappings.startsWith(';')) throw new Error(`${file}.map: the banner's line has mappings`);
-  writeFileSync(`${file}.map`, JSON.stringify({ ...map, mappings: map.mappings.slice(1) }));
 }
 
 function files(dir) {

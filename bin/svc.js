@@ -1,37 +1,44 @@
 #!/usr/bin/env node
-// Thin shim: everything lives in dist/cli.js (built by `npm run build`, run by `npm ci`).
+// Thin shim: everything lives in dist/cli.js (built by `npm run build`, run by `npm ci`). It is
+// CommonJS, as dist/ is (bin/package.json, dist/package.json): one synchronous load per module.
 // `svc --version` and `svc --help` are answered here without loading the CLI, because scripts call
 // them in loops: the version from package.json, the help as the build rendered it (dist/help.txt,
 // 80 columns; a narrower terminal gets it from commander, wrapped to fit).
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
 const args = process.argv.slice(2);
 const help = args.length === 1 && (args[0] === '--help' || args[0] === '-h') && !(process.stdout.columns < 80);
 if (args.length === 1 && args[0] === '--version') {
-  const { readFileSync } = await import('node:fs');
-  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  process.stdout.write(`${JSON.parse(fs.readFileSync(path.join(__dirname, '../package.json'), 'utf8')).version}\n`);
 } else if (help) {
-  const { readFileSync } = await import('node:fs');
-  process.stdout.write(readFileSync(new URL('../dist/help.txt', import.meta.url), 'utf8'));
+  process.stdout.write(fs.readFileSync(path.join(__dirname, '../dist/help.txt'), 'utf8'));
 } else {
-  compileCache();
-  const { main } = await import('../dist/cli.js');
-  process.exitCode = await main(args);
+  const dist = path.join(__dirname, '../dist');
+  codeCache(dist);
+  require(path.join(dist, 'cli.js'))
+    .main(args)
+    .then((code) => {
+      process.exitCode = code;
+    });
 }
 
 /**
- * Node 22.1+ keeps V8's compiled code of the modules it loads, so the next run skips compiling them
- * (a third of the time svc spends loading itself). The cache is Node's own: NODE_COMPILE_CACHE, else
- * <os temp dir>/node-compile-cache, never the checkout; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
- * A directory that cannot be made, or that is not this user's alone (a link, another user's, writable
- * by others), only means no cache. svc makes it (one level, in a directory that
- * exists) before Node does: Node's own recursive mkdir never returns under /proc (TMPDIR=/proc/x).
+ * V8's compiled code of svc's modules, kept between runs so that the next run skips compiling them
+ * (a third of the time svc spends loading itself). Node 22.1+ keeps it itself (its compile cache);
+ * on older Node svc does the same for the files of dist/ (see v8CodeCache).
+ *
+ * The cache lives where Node's own does: NODE_COMPILE_CACHE, else <os temp dir>/node-compile-cache,
+ * never the checkout; NODE_DISABLE_COMPILE_CACHE=1 turns it off. A directory that cannot be made, or
+ * that is not this user's alone (a link, another user's, writable by others), only means no cache.
+ * svc makes it (one level, in a directory that exists) before Node does: Node's own recursive mkdir
+ * never returns under /proc (TMPDIR=/proc/x).
  */
-function compileCache() {
+function codeCache(dist) {
   try {
-    const enable = process.getBuiltinModule?.('node:module')?.enableCompileCache;
-    if (typeof enable !== 'function' || process.env.NODE_DISABLE_COMPILE_CACHE) return;
-    const { join } = process.getBuiltinModule('node:path');
-    const directory = process.env.NODE_COMPILE_CACHE || join(process.getBuiltinModule('node:os').tmpdir(), 'node-compile-cache');
-    const fs = process.getBuiltinModule('node:fs');
+    if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
+    const directory = process.env.NODE_COMPILE_CACHE || path.join(temporaryDirectory(), 'node-compile-cache');
     // Usually there: a stat (no error made) is cheaper than a mkdir that fails with EEXIST.
     if (!fs.statSync(directory, { throwIfNoEntry: false })?.isDirectory()) {
       try {
@@ -45,8 +52,80 @@ function compileCache() {
     const stats = fs.lstatSync(directory);
     const mine = typeof process.getuid !== 'function' || stats.uid === process.getuid();
     if (!stats.isDirectory() || !mine || (stats.mode & 0o022) !== 0) return;
-    enable(directory);
+    v8CodeCache(require('node:module'), directory, dist + path.sep);
   } catch {
     // no cache this run
   }
+}
+
+/**
+ * Node before 22.1: each file of dist/ is compiled with V8's code cache, as Node's compile cache
+ * does. A file's cache is named by the file as it was read (path, device, inode, size, modification
+ * time: a rebuild renames new files into place, so a changed file never meets an old cache) and by
+ * V8's version; V8 itself refuses data made by another version or for other flags. What was compiled
+ * by the end of the run (the functions a run calls too) is written once, when there was none.
+ */
+function v8CodeCache(Module, directory, dist) {
+  const vm = require('node:vm');
+  const compile = Module.prototype._compile;
+  const fresh = [];
+  Module.prototype._compile = function (content, filename, ...rest) {
+    if (typeof filename !== 'string' || !filename.startsWith(dist) || !filename.endsWith('.js')) return compile.call(this, content, filename, ...rest);
+    // The text and the facts that name its cache, read from one open file (a rebuild may replace it meanwhile).
+    const fd = fs.openSync(filename, 'r');
+    let source;
+    let stats;
+    try {
+      stats = fs.fstatSync(fd);
+      source = fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+    const file = path.join(directory, `svc-${hash(`${process.versions.v8}\0${process.arch}\0${filename}\0${stats.dev}\0${stats.ino}\0${stats.size}\0${stats.mtimeMs}`)}.v8`);
+    let cachedData;
+    try {
+      cachedData = fs.readFileSync(file);
+    } catch {
+      // none yet
+    }
+    const script = new vm.Script(Module.wrap(source), { filename, cachedData });
+    if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, file });
+    const module = this;
+    const moduleRequire = (id) => module.require(id);
+    moduleRequire.resolve = (request, options) => Module._resolveFilename(request, module, false, options);
+    moduleRequire.main = require.main;
+    moduleRequire.cache = Module._cache;
+    return script.runInThisContext({ displayErrors: true }).call(module.exports, module.exports, moduleRequire, module, filename, path.dirname(filename));
+  };
+  process.once('exit', () => {
+    for (const { script, file } of fresh) {
+      // Written beside its name and renamed over it: a run reading it never finds half a file.
+      const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+      try {
+        fs.writeFileSync(temporary, script.createCachedData(), { flag: 'wx', mode: 0o600 });
+        fs.renameSync(temporary, file);
+      } catch {
+        fs.rmSync(temporary, { force: true });
+      }
+    }
+  });
+}
+
+/** os.tmpdir(), read as it reads it on POSIX systems without loading it (a tenth of a start-up). */
+function temporaryDirectory() {
+  if (process.platform === 'win32') return require('node:os').tmpdir();
+  const directory = process.env.TMPDIR || process.env.TMP || process.env.TEMP || '/tmp';
+  return directory.length > 1 && directory.endsWith('/') ? directory.slice(0, -1) : directory;
+}
+
+/** Two 32-bit FNV-1a hashes of `text` (offset bases apart), as 16 hex digits. */
+function hash(text) {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x01000193) ^ (b >>> 15);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }

@@ -7,6 +7,7 @@ import { Command, Option } from 'commander';
 import { outputOf, runMain, secretFlagRefusal, SECRET_FLAGS, type Runtime } from './app/main.js';
 import type { VerbModule, VerbTable } from './app/verb.js';
 import type { IOStreams } from './core/io.js';
+import { processStreams } from './core/stdio.js';
 import { VERSION } from './version.js';
 // A group's table of verbs is a few lines of lazy imports: it comes with this file, so running a
 // verb loads one module file (and waits for one import) fewer.
@@ -157,7 +158,7 @@ async function fillNode(runtime: Runtime, entry: Entry, node: Command, verbName?
 }
 
 /** Runs svc with these arguments; returns the exit code. Only bin/ exits. */
-export function main(argv: string[], streams: IOStreams = process as unknown as IOStreams): Promise<number> {
+export function main(argv: string[], streams: IOStreams = processStreams()): Promise<number> {
   return runMain(argv, streams, buildProgram);
 }
 
@@ -182,7 +183,7 @@ export function commandTree(): Promise<Command> {
 }
 
 function inertRuntime(): Runtime {
-  return { streams: process as unknown as IOStreams, signal: new AbortController().signal, attach: () => undefined };
+  return { streams: processStreams(), signal: new AbortController().signal, attach: () => undefined };
 }
 
 /** Every command below `command`, depth first. */

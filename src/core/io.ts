@@ -3,9 +3,9 @@
  * to stdout that respect back-pressure (stdout carries data only; everything else goes to stderr).
  */
 import { fstatSync } from 'node:fs';
-import { isatty } from 'node:tty';
 import type { Writable, Readable } from 'node:stream';
 import { terminalSafeStyled } from './sanitize.js';
+import { isProcessStreams, isTerminal } from './stdio.js';
 
 export interface IOStreams {
   stdin: Readable & { isTTY?: boolean };
@@ -29,15 +29,15 @@ const FD = { stdin: 0, stdout: 1, stderr: 2 } as const;
  * what Node decides isTTY by, so a run that never reads stdin or writes stderr never makes them.
  */
 function isTTY(streams: IOStreams, name: keyof typeof FD): boolean {
-  if ((streams as unknown) === process) return isatty(FD[name]);
+  if (isProcessStreams(streams)) return isTerminal(FD[name]);
   return Boolean(streams[name].isTTY);
 }
 
 export class IO {
   readonly stdoutIsTTY: boolean;
-  readonly stderrIsTTY: boolean;
   readonly color: boolean;
   private readonly promptAllowed: boolean;
+  private stderrTerminal?: boolean;
   /** explicit spinners showing now */
   private spinners = 0;
   /** network calls waiting now, the timer that shows their spinner, and that spinner */
@@ -53,14 +53,19 @@ export class IO {
   ) {
     const env = streams.env;
     this.stdoutIsTTY = isTTY(streams, 'stdout');
-    this.stderrIsTTY = isTTY(streams, 'stderr');
     const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
     // FORCE_COLOR=0 (or false) turns colour off even on a terminal, as Node and chalk read it.
     const refused = env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false';
     // Colour follows stdout: a table redirected to a file stays plain even when stderr is a terminal.
     this.color = !settings.noColor && env.NO_COLOR === undefined && !refused && (forced || this.stdoutIsTTY);
-    this.promptAllowed =
-      !settings.noInput && isTTY(streams, 'stdin') && this.stdoutIsTTY && !isTruthy(env.CI);
+    // stdin is asked last: a script's run (stdout no terminal) never looks at it.
+    this.promptAllowed = !settings.noInput && this.stdoutIsTTY && !isTruthy(env.CI) && isTTY(streams, 'stdin');
+  }
+
+  /** Whether stderr is a terminal (asked when first needed: most runs never write there). */
+  get stderrIsTTY(): boolean {
+    this.stderrTerminal ??= isTTY(this.streams, 'stderr');
+    return this.stderrTerminal;
   }
 
   /** Prompts only when both ends are a terminal, `--no-input` is absent and CI is not set. */

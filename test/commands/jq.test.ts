@@ -91,8 +91,9 @@ describe('--jq', () => {
       seen.add(file);
       const text = readFileSync(join(dist, file), 'utf8');
       expect(text).not.toContain('jq-wasm');
-      // Static imports only (`import … from "./chunks/x.js"`, minified `import{a}from"./chunks/x.js"`); import("…") is loaded on demand.
-      for (const [, target] of text.matchAll(/(?:^|[;\n])\s*(?:import|export)\s*(?:[^'"();]*?\s*from\s*)?["'](\.\/[^"']+|\.\.\/[^"']+)["']/g)) {
+      // Modules required as the file loads (`var import_x=require("./chunks/x.js")`); an import("…") of
+      // the source, `Promise.resolve().then(()=>__toESM(require("./x.js")))` in dist/, is loaded on demand.
+      for (const [, target] of text.matchAll(/(?<!\.then\(\(\)=>__toESM\()\brequire\("(\.\.?\/[^"]+)"\)/g)) {
         visit(join(file, '..', target));
       }
     };

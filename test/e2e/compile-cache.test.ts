@@ -1,10 +1,10 @@
 /**
- * The shim turns on Node's compile cache (Node 22.1+): a run with the cache filled, and runs whose
- * temp directory cannot hold one, print exactly what a run without it prints. Under /proc Node's
- * own recursive mkdir never returns, so the shim makes the directory itself and gives up there.
+ * The shim keeps V8's compiled code of dist/ between runs (bin/svc.js, on every Node): a run with
+ * the cache filled, a run whose cache files were damaged, and runs whose temp directory cannot hold
+ * one, print exactly what a run without it prints. Under /proc Node's own recursive mkdir never
+ * returns, so the shim makes the directory itself and gives up there.
  */
-import { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { chmodSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cleanup.js';
@@ -27,12 +27,19 @@ describe('compile cache', () => {
       svc(['profiles', 'ls'], env({ TMPDIR: join(configDir, 'config.json') })),
     ]);
     const again = await svc(['profiles', 'ls'], env({ TMPDIR: cacheHome }));
-    for (const run of [...runs, again]) expect({ code: run.exitCode, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 0, stdout: plain.stdout, stderr: '' });
+    // The cache: a file of this user's alone for each module the run loaded (the CLI, its core, the verb).
+    const cache = join(cacheHome, 'node-compile-cache');
+    const files = readdirSync(cache);
+    expect(files.length).toBeGreaterThanOrEqual(3);
+    for (const file of files) expect({ file, mode: statSync(join(cache, file)).mode & 0o777 }).toEqual({ file: expect.stringMatching(/^svc-[0-9a-f]{16}\.v8$/), mode: 0o600 });
+    // Damaged cache files are refused by V8 and written again.
+    for (const file of files) writeFileSync(join(cache, file), 'not code');
+    const damaged = await svc(['profiles', 'ls'], env({ TMPDIR: cacheHome }));
+    expect(files.map((file) => statSync(join(cache, file)).size > 'not code'.length)).toEqual(files.map(() => true));
+    for (const run of [...runs, again, damaged]) expect({ code: run.exitCode, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 0, stdout: plain.stdout, stderr: '' });
   });
 
-  // Node 22.1+ only (Node 20 has no compile cache: nothing to refuse there).
-  const hasCompileCache = typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
-  it.runIf(hasCompileCache)('a cache directory others can write, or a link, is not used: no code is read from or written into it', async () => {
+  it('a cache directory others can write, or a link, is not used: no code is read from or written into it', async () => {
     const configDir = tempDir();
     const shared = tempDir();
     mkdirSync(join(shared, 'node-compile-cache'));

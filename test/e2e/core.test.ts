@@ -59,6 +59,37 @@ describe('a real process', () => {
     ]);
   });
 
+  it('writes its output whole to a pipe and a file, and stops quietly with 0 when the pipe\'s reader goes away (`| head -1`)', async () => {
+    const campaign = sandbox.sandbox.state.campaigns[0];
+    sandbox.sandbox.state.seedLinks(3000, { campaign, brandIds: campaign.brandIds, createdBy: 'full' });
+    const env = sandbox.env();
+    const whole = await svc(['links', 'ls', '--all'], { env });
+    const lines = whole.stdout.split('\n');
+    // More than a pipe holds, so the early reader's going away is met by a write.
+    expect({ exitCode: whole.exitCode, stderr: whole.stderr, big: whole.stdout.length > 256 * 1024 }).toEqual({ exitCode: 0, stderr: '', big: true });
+    expect(lines.every((line) => JSON.parse(line).id)).toBe(true);
+
+    const file = join(tempDir(), 'links.jsonl');
+    const toFile = await execa('sh', ['-c', `exec "$0" "$1" links ls --all > "$2"`, process.execPath, BIN, file], { env: { ...env, NO_COLOR: '1' }, reject: false });
+    expect({ exitCode: toFile.exitCode, stderr: toFile.stderr, text: readFileSync(file, 'utf8') }).toEqual({ exitCode: 0, stderr: '', text: `${whole.stdout}\n` });
+
+    const child = spawn(process.execPath, [BIN, 'links', 'ls', '--all'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const first = await new Promise<string>((resolveLine) => {
+      let text = '';
+      child.stdout.on('data', (chunk) => {
+        text += chunk;
+        if (text.includes('\n')) {
+          child.stdout.destroy();
+          resolveLine(text.slice(0, text.indexOf('\n')));
+        }
+      });
+    });
+    const exitCode = await new Promise((resolveExit) => child.once('close', resolveExit));
+    expect({ first, exitCode, stderr }).toEqual({ first: lines[0], exitCode: 0, stderr: '' });
+  });
+
   it('login reads the key from its standard input and a later run uses the profile', async () => {
     const configDir = tempDir();
     // No keyring here (as in CI): the key goes to the 0600 file, and login says so.
