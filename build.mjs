@@ -202,7 +202,7 @@ try {
     sourcemap: 'linked',
     // Fewer bytes to read and parse at every start (comments and white space); names are kept, so
     // --debug stack traces still read, and the source map maps them back.
-    minifyWhitespace: true,
+    minifyWhitespace: process.env.NOMIN !== '1',
     minifySyntax: true,
     legalComments: 'none',
     chunkNames: 'chunks/[name]-[hash]',
@@ -230,7 +230,7 @@ try {
     target: 'node20',
     supported: { 'dynamic-import': false },
     sourcemap: 'linked',
-    minifyWhitespace: true,
+    minifyWhitespace: process.env.NOMIN !== '1',
     legalComments: 'none',
     // import.meta.url of an ES module is the file's URL, made here when it is first read.
     define: { 'import.meta.url': '__svcModule.url' },

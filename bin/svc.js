@@ -26,8 +26,7 @@ if (args.length === 1 && args[0] === '--version') {
 
 /**
  * V8's compiled code of svc's modules, kept between runs so that the next run skips compiling them
- * (a third of the time svc spends loading itself). Node 22.1+ keeps it itself (its compile cache);
- * on older Node svc does the same for the files of dist/ (see v8CodeCache).
+ * (a third of the time svc spends loading itself), on every Node (see v8CodeCache).
  *
  * The cache lives where Node's own does: NODE_COMPILE_CACHE, else <os temp dir>/node-compile-cache,
  * never the checkout; NODE_DISABLE_COMPILE_CACHE=1 turns it off. A directory that cannot be made, or
@@ -52,25 +51,27 @@ function codeCache(dist) {
     const stats = fs.lstatSync(directory);
     const mine = typeof process.getuid !== 'function' || stats.uid === process.getuid();
     if (!stats.isDirectory() || !mine || (stats.mode & 0o022) !== 0) return;
-    v8CodeCache(require('node:module'), directory, dist + path.sep);
+    v8CodeCache(directory, dist + path.sep);
   } catch {
     // no cache this run
   }
 }
 
 /**
- * Node before 22.1: each file of dist/ is compiled with V8's code cache, as Node's compile cache
- * does. A file's cache is named by the file as it was read (path, device, inode, size, modification
- * time: a rebuild renames new files into place, so a changed file never meets an old cache) and by
- * V8's version; V8 itself refuses data made by another version or for other flags. What was compiled
- * by the end of the run (the functions a run calls too) is written once, when there was none.
+ * Each file of dist/ is compiled with V8's code cache. A file's cache is named by the file as it
+ * was read (path, device, inode, size, modification time: a rebuild renames new files into place,
+ * so a changed file never meets an old cache) and by V8's version; V8 itself refuses data made by
+ * another version or for other flags. What was compiled by the end of the run (the functions a run
+ * calls too, which a cache made as the file is compiled would lack) is written once, when there
+ * was none. (Node 22.1+ has a compile cache of its own; it caches only what compiling made.)
  */
-function v8CodeCache(Module, directory, dist) {
+function v8CodeCache(directory, dist) {
   const vm = require('node:vm');
-  const compile = Module.prototype._compile;
+  const Module = module.constructor;
+  const load = Module._extensions['.js'];
   const fresh = [];
-  Module.prototype._compile = function (content, filename, ...rest) {
-    if (typeof filename !== 'string' || !filename.startsWith(dist) || !filename.endsWith('.js')) return compile.call(this, content, filename, ...rest);
+  Module._extensions['.js'] = function (target, filename) {
+    if (typeof filename !== 'string' || !filename.startsWith(dist)) return load.call(this, target, filename);
     // The text and the facts that name its cache, read from one open file (a rebuild may replace it meanwhile).
     const fd = fs.openSync(filename, 'r');
     let source;
@@ -90,12 +91,11 @@ function v8CodeCache(Module, directory, dist) {
     }
     const script = new vm.Script(Module.wrap(source), { filename, cachedData });
     if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, file });
-    const module = this;
-    const moduleRequire = (id) => module.require(id);
-    moduleRequire.resolve = (request, options) => Module._resolveFilename(request, module, false, options);
-    moduleRequire.main = require.main;
-    moduleRequire.cache = Module._cache;
-    return script.runInThisContext({ displayErrors: true }).call(module.exports, module.exports, moduleRequire, module, filename, path.dirname(filename));
+    const targetRequire = (id) => target.require(id);
+    targetRequire.resolve = (request, options) => Module._resolveFilename(request, target, false, options);
+    targetRequire.main = require.main;
+    targetRequire.cache = Module._cache;
+    script.runInThisContext({ displayErrors: true }).call(target.exports, target.exports, targetRequire, target, filename, path.dirname(filename));
   };
   process.once('exit', () => {
     for (const { script, file } of fresh) {

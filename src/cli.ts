@@ -126,14 +126,21 @@ export function buildProgram(runtime: Runtime): { program: Command; tree: () => 
     }
     return done;
   };
-  for (const entry of COMMANDS) {
+  const declareNode = (entry: Entry) => {
     const node = program.command(entry.name, { hidden: entry.hidden }).description(entry.description);
     if (entry.examples) node.addHelpText('after', examples(entry.examples));
-  }
+  };
+  // A run that names its command first (`svc profiles ls`, as scripts call it) declares that one
+  // only; anything else (global options first, help, a typo to suggest a name for) declares them all.
+  const named = runtime.argv?.length ? COMMANDS.find((entry) => entry.name === runtime.argv![0]) : undefined;
+  for (const entry of named ? [named] : COMMANDS) declareNode(entry);
   const entryOf = (node: Command) => COMMANDS.find((entry) => entry.name === node.name())!;
   // The verb a group is about to run, as commander read it: the word after the group's name.
   program.hook('preSubcommand', (root, node) => fill(entryOf(node), node, root.args[root.args.indexOf(node.name()) + 1]));
   const tree = async () => {
+    for (const entry of COMMANDS) if (!program.commands.some((node) => node.name() === entry.name)) declareNode(entry);
+    // In the order of COMMANDS, whichever was declared first.
+    (program.commands as Command[]).sort((a, b) => COMMANDS.findIndex((entry) => entry.name === a.name()) - COMMANDS.findIndex((entry) => entry.name === b.name()));
     await Promise.all(program.commands.map((node) => fill(entryOf(node), node)));
     return program;
   };

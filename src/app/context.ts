@@ -4,7 +4,7 @@
  */
 import { Chalk } from 'chalk';
 import type { Command } from 'commander';
-import { ApiClient } from '../api/client.js';
+import type { ApiClient } from '../api/client.js';
 import { proxySettings, type ProxySettings } from '../api/proxy.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { IO, type IOStreams } from '../core/io.js';
@@ -207,13 +207,17 @@ export class Context {
           `run 'svc login${profile.name === DEFAULT_PROFILE ? '' : ` --profile ${profile.name}`}', set SVC_API_KEY, or start 'svc sandbox' and use --profile sandbox`,
         );
       }
-      return this.clientFor(profile.baseUrl, profile.apiKey!, profile.webhookSecret ? [profile.webhookSecret] : []);
+      return await this.clientFor(profile.baseUrl, profile.apiKey!, profile.webhookSecret ? [profile.webhookSecret] : []);
     });
     return this.clientPromise;
   }
 
-  /** A client for an explicit base URL and key (login checks a key before it is saved). */
-  clientFor(baseUrl: string, apiKey: string, secrets: string[] = []): ApiClient {
+  /**
+   * A client for an explicit base URL and key (login checks a key before it is saved). The HTTP core
+   * is loaded here, by the first command that calls the API (a run that only reads the config never does).
+   */
+  async clientFor(baseUrl: string, apiKey: string, secrets: string[] = []): Promise<ApiClient> {
+    const { ApiClient } = await import('../api/client.js');
     const client = new ApiClient({
       baseUrl,
       apiKey,

@@ -12,6 +12,8 @@ import type { VerbModule } from './verb.js';
 /** What building the command tree needs from this run, and what it hands back. */
 export interface Runtime {
   streams: IOStreams;
+  /** the run's arguments (none for a tree that runs nothing) */
+  argv?: readonly string[];
   signal: AbortSignal;
   /** Makes `command` run `verb` with a Context for this run. */
   attach(command: Command, verb: VerbModule): void;
@@ -50,6 +52,7 @@ export async function runMain(argv: string[], streams: IOStreams, build: Program
   let tree: () => Promise<Command> = () => Promise.reject(new Error('no command tree'));
   const runtime: Runtime = {
     streams,
+    argv,
     signal: controller.signal,
     attach(command, verb) {
       command.action(async (...args: unknown[]) => {

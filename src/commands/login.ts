@@ -56,7 +56,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     }
     // Check the key before anything is written: a refused key leaves the stored profile as it was.
     try {
-      me = (await getMe(ctx.clientFor(baseUrl, apiKey, webhookSecret ? [webhookSecret] : []), { signal: ctx.signal })).body;
+      me = (await getMe(await ctx.clientFor(baseUrl, apiKey, webhookSecret ? [webhookSecret] : []), { signal: ctx.signal })).body;
       break;
     } catch (error) {
       if (!(retry && error instanceof ApiError && error.status === 401)) throw error;
