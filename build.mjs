@@ -118,61 +118,86 @@ function builtinModule(name) {
   return lines.join('\n');
 }
 
-// A Node start-up pays for every module file it loads (resolve, read, compile, link), and esbuild
+// A Node start-up pays for every module file it loads (resolve, read, compile, run), and esbuild
 // gives each set of code shared by a different set of verbs its own chunk: a real command loaded
-// twenty-odd small files. The core that (nearly) every command uses (src/core, src/api, src/app,
-// chalk) is put in one chunk instead: code outside it reaches a core module only through a gateway
-// that also imports all of the core, so esbuild sees every core module used by the same entry
-// points and puts them together. What only some commands need stays in their own chunks, and
-// string-width, cli-table3, undici, conf and the prompt and spinner libraries load where used.
+// twenty-odd small files. Modules are put in groups instead, each one chunk: the core that every
+// command uses (src/core, src/api, src/app, chalk, env-paths), and the HTTP core that a command
+// calling the API adds (the client and what only it uses; loaded with the first call). Code
+// outside a group reaches its modules only through a gateway that also imports all of the group,
+// so esbuild sees every module of a group used by the same entry points and puts them together.
+// What only some commands need stays in their own chunks, and string-width, cli-table3, undici,
+// the prompt and spinner libraries load where used.
 const CORE_DIRS = ['src/core/', 'src/api/', 'src/app/'].map((dir) => join(root, dir));
 // src/commands/declare.ts: the helpers every verb's declaration uses (one file fewer for each verb).
-const CORE_FILES = ['src/version.ts', 'src/commands/declare.ts', 'node_modules/chalk/source/index.js', 'node_modules/env-paths/index.js'].map((file) => join(root, file));
+// chalk sets itself up as it loads (its styles, and a look at both descriptors): svc's code and ora
+// get a stand-in (part of the core) that loads it on first use, so a run that prints neither a table
+// nor colour never does.
+const CHALK = join(root, 'node_modules/chalk/source/index.js');
+const CHALK_ON_FIRST_USE = join(root, 'src/core/chalk-on-first-use.js');
+const CORE_FILES = ['src/version.ts', 'src/commands/declare.ts', 'node_modules/env-paths/index.js', CHALK_ON_FIRST_USE].map((file) => (file.startsWith('/') ? file : join(root, file)));
 /**
  * Kept out of the core: ajv's compiled validators (the sandbox's), undici (loaded on the first
  * request), webhook signatures (node:crypto, a few ms to load; only the webhook verbs sign),
  * cli-table3's measure (it goes with cli-table3), and --jq's program (loaded when --jq is given).
  */
 const NOT_CORE = /\/src\/(api\/generated\/.*-validators\.js|api\/undici\.ts|core\/signature[^/]*\.ts|core\/table-width\.ts|core\/jq\.ts)$/;
+/** The HTTP core: the API client and the modules only requests use. */
+const HTTP = /\/src\/api\/(client|transport|retry|pacer|body|side)\.ts$/;
 const CLI = join(root, 'src/cli.ts');
-const isCore = (path) => !NOT_CORE.test(path) && (CORE_FILES.includes(path) || CORE_DIRS.some((dir) => path.startsWith(dir) && path.endsWith('.ts')));
-const coreChunk = {
-  name: 'core-chunk',
+const GROUPS = {
+  core: (path) => !NOT_CORE.test(path) && !HTTP.test(path) && (CORE_FILES.includes(path) || CORE_DIRS.some((dir) => path.startsWith(dir) && path.endsWith('.ts'))),
+  http: (path) => HTTP.test(path),
+};
+const groupOf = (path) => Object.keys(GROUPS).find((group) => GROUPS[group](path));
+/** The group a module's imports are made from (cli.ts and chalk's and env-paths' own files count as core). */
+const importerGroup = (path) => groupOf(path) ?? (path === CLI || path.includes('/node_modules/chalk/') || path.includes('/node_modules/env-paths/') ? 'core' : undefined);
+const groupChunks = {
+  name: 'group-chunks',
   setup(build) {
     build.onResolve({ filter: /^(\.{1,2}\/|chalk$|env-paths$)/ }, async (args) => {
-      // Inside the core, modules import each other directly; a dynamic import goes through a gateway
-      // too (its target becomes a small file that re-exports from the core chunk).
-      // cli.ts imports the few it needs to declare the commands directly: `--help` does not load the rest.
-      const inside = isCore(args.importer) || args.importer === CLI || args.importer.includes('/node_modules/chalk/') || args.importer.includes('/node_modules/env-paths/');
-      if (args.pluginData?.direct || args.namespace !== 'file' || (inside && args.kind !== 'dynamic-import')) return undefined;
-      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { direct: true } });
-      if (resolved.errors.length > 0 || !isCore(resolved.path)) return resolved;
-      return { path: resolved.path, namespace: 'svc-core' };
+      if (args.pluginData?.direct || args.namespace !== 'file') return undefined;
+      let resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { direct: true } });
+      if (resolved.path === CHALK && args.importer !== CHALK_ON_FIRST_USE) resolved = { ...resolved, path: CHALK_ON_FIRST_USE };
+      const group = resolved.errors.length > 0 ? undefined : groupOf(resolved.path);
+      // Inside a group, modules import each other directly; a dynamic import goes through a gateway
+      // too (its target becomes a small file that re-exports from the group's chunk).
+      if (!group || (group === importerGroup(args.importer) && args.kind !== 'dynamic-import')) return resolved;
+      return { path: resolved.path, namespace: 'svc-group' };
     });
-    // A gateway: imports the whole core (for the chunking), then stands for its module.
-    build.onLoad({ filter: /.*/, namespace: 'svc-core' }, (args) => {
-      const target = JSON.stringify(`svc-core-direct:${args.path}`);
-      const defaultExport = args.path.includes('/node_modules/') ? `export { default } from ${target};` : '';
-      return { contents: `import 'svc-core-all'; export * from ${target}; ${defaultExport}`, loader: 'js', resolveDir: root };
+    // A gateway: imports the whole group (for the chunking), then stands for its module.
+    build.onLoad({ filter: /.*/, namespace: 'svc-group' }, (args) => {
+      const target = JSON.stringify(`svc-direct:${args.path}`);
+      const defaultExport = args.path.includes('/node_modules/') || args.path === CHALK_ON_FIRST_USE ? `export { default } from ${target};` : '';
+      return { contents: `import 'svc-all:${groupOf(args.path)}'; export * from ${target}; ${defaultExport}`, loader: 'js', resolveDir: root };
     });
-    build.onResolve({ filter: /^svc-entry$/ }, () => ({ path: 'entry', namespace: 'svc-entry' }));
-    build.onLoad({ filter: /.*/, namespace: 'svc-entry' }, () => ({ contents: `import 'svc-core-all'; export * from ${JSON.stringify(CLI)};`, loader: 'js', resolveDir: root }));
-    // The whole core, through the gateways (so that they too are used by the same entry points as the core).
-    build.onResolve({ filter: /^svc-core-all$/ }, () => ({ path: 'all', namespace: 'svc-core-all' }));
-    build.onLoad({ filter: /.*/, namespace: 'svc-core-all' }, () => ({
-      contents: coreModules().map((path, i) => `export * as m${i} from ${JSON.stringify(`svc-core:${path}`)};`).join('\n'),
+    build.onLoad({ filter: /chalk-on-first-use\.js$/ }, () => ({
+      contents: [
+        'let real;',
+        "const load = () => (real ??= require('chalk'));",
+        'export function Chalk(options) { return new (load().Chalk)(options); }',
+        'export default new Proxy({}, { get: (_, name) => load().default[name] });',
+      ].join('\n'),
       loader: 'js',
       resolveDir: root,
     }));
-    build.onResolve({ filter: /^svc-core:/ }, (args) => ({ path: args.path.slice('svc-core:'.length), namespace: 'svc-core' }));
+    build.onResolve({ filter: /^svc-entry$/ }, () => ({ path: 'entry', namespace: 'svc-entry' }));
+    build.onLoad({ filter: /.*/, namespace: 'svc-entry' }, () => ({ contents: `import 'svc-all:core'; export * from ${JSON.stringify(CLI)};`, loader: 'js', resolveDir: root }));
+    // A whole group, through the gateways (so that they too are used by the same entry points as the group).
+    build.onResolve({ filter: /^svc-all:/ }, (args) => ({ path: args.path.slice('svc-all:'.length), namespace: 'svc-all' }));
+    build.onLoad({ filter: /.*/, namespace: 'svc-all' }, (args) => ({
+      contents: groupModules(args.path).map((path, i) => `export * as m${i} from ${JSON.stringify(`svc-member:${path}`)};`).join('\n'),
+      loader: 'js',
+      resolveDir: root,
+    }));
+    build.onResolve({ filter: /^svc-member:/ }, (args) => ({ path: args.path.slice('svc-member:'.length), namespace: 'svc-group' }));
     // Kept even where nothing uses it (chalk and env-paths say they have no side effects), so that
-    // esbuild counts it used by the same entry points as the rest of the core.
-    build.onResolve({ filter: /^svc-core-direct:/ }, (args) => ({ path: args.path.slice('svc-core-direct:'.length), sideEffects: true }));
+    // esbuild counts it used by the same entry points as the rest of its group.
+    build.onResolve({ filter: /^svc-direct:/ }, (args) => ({ path: args.path.slice('svc-direct:'.length), sideEffects: true }));
   },
 };
 
-function coreModules() {
-  return [...CORE_DIRS.flatMap((dir) => files(dir)), ...CORE_FILES].filter((path) => isCore(path) && !path.endsWith('.d.ts')).sort();
+function groupModules(group) {
+  return [...CORE_DIRS.flatMap((dir) => files(dir)), ...CORE_FILES].filter((path) => GROUPS[group](path) && !path.endsWith('.d.ts')).sort();
 }
 
 // The API description first: an invalid document fails the build, and the code imports what it generates.
@@ -184,7 +209,7 @@ const modules = mkdtempSync(join(root, '.dist-'));
 const staging = mkdtempSync(join(root, '.dist-'));
 try {
   await build({
-    // The entry is cli.ts with the whole core (see coreChunk): every verb loads all of the core, so
+    // The entry is cli.ts with the whole core (see groupChunks): every verb loads all of the core, so
     // with the entry reaching it too the core is one chunk, not the part cli.ts imports plus a
     // second chunk of the rest that every verb loaded as one more file.
     entryPoints: { cli: 'svc-entry' },
@@ -207,7 +232,7 @@ try {
     legalComments: 'none',
     chunkNames: 'chunks/[name]-[hash]',
     define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
-    plugins: [lazyModules, coreChunk],
+    plugins: [lazyModules, groupChunks],
     logLevel: 'warning',
   });
 
@@ -237,6 +262,7 @@ try {
     banner: { js: '"use strict";var __svcModule={get url(){return require("node:url").pathToFileURL(__filename).href}};' },
     logLevel: 'warning',
   });
+  for (const file of files(staging)) if (file.endsWith('.js')) exportsInPlace(file);
   // Every .js file below dist/ is CommonJS (the package itself is "type": "module").
   writeFileSync(join(staging, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
 
@@ -253,8 +279,21 @@ try {
   }
   for (const file of files(dist)) if (!built.has(relative(dist, file))) rmSync(file);
 } finally {
-  rmSync(modules, { recursive: true, force: true });
+  if (process.env.KEEP !== '1') rmSync(modules, { recursive: true, force: true });
   rmSync(staging, { recursive: true, force: true });
+}
+
+/**
+ * esbuild's CommonJS modules copy their exports onto a second object as they load (a getter for
+ * each name: the core has well over a hundred); they can be that object themselves, marked as
+ * converted ES modules, with the same live bindings. The helper is rewritten to the same length,
+ * so that the source maps still hold.
+ */
+function exportsInPlace(file) {
+  const copy = 'var __toCommonJS=mod=>__copyProps(__defProp({},"__esModule",{value:true}),mod);';
+  const inPlace = 'var __toCommonJS=mod=>__defProp(mod,"__esModule",{value:true});';
+  const text = readFileSync(file, 'utf8');
+  if (text.includes(copy)) writeFileSync(file, text.replaceAll(copy, inPlace.replace(/;$/, `${' '.repeat(copy.length - inPlace.length)};`)));
 }
 
 function files(dir) {

@@ -1,9 +1,10 @@
 // Start-up of real commands against `node -e 0` (median wall time; ratios of runs paired in the same
-// round). `svc profiles ls` reads a real config file (four profiles, one kept in the keyring) and
+// round). `svc profiles ls` reads a real config file (four profiles, one kept in the keyring) where a
+// user's is (the config directory found from XDG_CONFIG_HOME and HOME, not SVC_CONFIG_DIR) and
 // prints them; `svc links create --help` builds its group and renders help through commander. The
 // shim answers a bare `--version` and `--help` without loading the CLI: those two are shown for
 // reference only, and no target rests on them.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, against, compare, fmt, machine, report } from './lib.mjs';
@@ -12,8 +13,9 @@ const runs = Number(process.env.RUNS ?? 30);
 const configDir = mkdtempSync(join(tmpdir(), 'svc-bench-startup-'));
 try {
   const key = (tail) => `svc_live_${'x'.repeat(28)}${tail}`;
+  mkdirSync(join(configDir, 'svc'));
   writeFileSync(
-    join(configDir, 'config.json'),
+    join(configDir, 'svc', 'config.json'),
     JSON.stringify({
       currentProfile: 'sandbox',
       profiles: {
@@ -26,7 +28,7 @@ try {
     }),
     { mode: 0o600 },
   );
-  const env = { SVC_CONFIG_DIR: configDir };
+  const env = { XDG_CONFIG_HOME: configDir, SVC_CONFIG_DIR: '' };
   const { medians, ratios } = compare(
     {
       node: { args: ['-e', '0'] },

@@ -91,11 +91,31 @@ function v8CodeCache(directory, dist) {
     }
     const script = new vm.Script(Module.wrap(source), { filename, cachedData });
     if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, file });
-    const targetRequire = (id) => target.require(id);
+    const directoryOf = path.dirname(filename);
+    // A module of dist/ names another by a relative path to a file that is there (the build wrote
+    // both): it is found by joining the two, without Node's search (its stats and real paths).
+    const targetRequire = (id) => {
+      const sibling = (id.startsWith('./') || id.startsWith('../')) && id.endsWith('.js') ? path.join(directoryOf, id) : undefined;
+      if (sibling === undefined || !sibling.startsWith(dist)) return target.require(id);
+      const loaded = Module._cache[sibling];
+      if (loaded) return loaded.exports;
+      const child = new Module(sibling, target);
+      child.filename = sibling;
+      child.paths = Module._nodeModulePaths(path.dirname(sibling));
+      Module._cache[sibling] = child;
+      try {
+        Module._extensions['.js'](child, sibling);
+      } catch (error) {
+        delete Module._cache[sibling];
+        throw error;
+      }
+      child.loaded = true;
+      return child.exports;
+    };
     targetRequire.resolve = (request, options) => Module._resolveFilename(request, target, false, options);
     targetRequire.main = require.main;
     targetRequire.cache = Module._cache;
-    script.runInThisContext({ displayErrors: true }).call(target.exports, target.exports, targetRequire, target, filename, path.dirname(filename));
+    script.runInThisContext({ displayErrors: true }).call(target.exports, target.exports, targetRequire, target, filename, directoryOf);
   };
   process.once('exit', () => {
     for (const { script, file } of fresh) {
