@@ -6,6 +6,9 @@
 // checkout (`npm test` rebuilds first; the first `npx svc` in a clone runs `prepare`), so the new
 // files are written beside it and renamed over the old ones (each rename is atomic), then files the
 // new build no longer has are removed. A running svc never finds dist/cli.js missing.
+//
+// For reading the output: NOMIN=1 keeps white space; KEEP=1 keeps the ES modules of the first pass
+// (a .dist-* directory in the checkout).
 import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -86,7 +89,7 @@ const lazyModules = {
   },
 };
 /** Dependencies that are plain JavaScript, bundled (see `external` below). */
-const BUNDLED = ['commander', 'chalk', 'cli-table3', 'string-width', 'env-paths', 'undici', 'csv-stringify', 'ora', '@inquirer/prompts'];
+const BUNDLED = ['commander', 'chalk', 'cli-table3', 'string-width', 'undici', 'csv-stringify', 'ora', '@inquirer/prompts'];
 const LAZY_BUILTINS = new Set(['node:crypto', 'node:fs/promises', 'node:os', 'node:readline', 'node:tty']);
 const buildRequire = createRequire(import.meta.url);
 
@@ -121,7 +124,7 @@ function builtinModule(name) {
 // A Node start-up pays for every module file it loads (resolve, read, compile, run), and esbuild
 // gives each set of code shared by a different set of verbs its own chunk: a real command loaded
 // twenty-odd small files. Modules are put in groups instead, each one chunk: the core that every
-// command uses (src/core, src/api, src/app, chalk, env-paths), and the HTTP core that a command
+// command uses (src/core, src/api, src/app, chalk's stand-in), and the HTTP core that a command
 // calling the API adds (the client and what only it uses; loaded with the first call). Code
 // outside a group reaches its modules only through a gateway that also imports all of the group,
 // so esbuild sees every module of a group used by the same entry points and puts them together.
@@ -134,7 +137,7 @@ const CORE_DIRS = ['src/core/', 'src/api/', 'src/app/'].map((dir) => join(root, 
 // nor colour never does.
 const CHALK = join(root, 'node_modules/chalk/source/index.js');
 const CHALK_ON_FIRST_USE = join(root, 'src/core/chalk-on-first-use.js');
-const CORE_FILES = ['src/version.ts', 'src/commands/declare.ts', 'node_modules/env-paths/index.js', CHALK_ON_FIRST_USE].map((file) => (file.startsWith('/') ? file : join(root, file)));
+const CORE_FILES = [join(root, 'src/version.ts'), join(root, 'src/commands/declare.ts'), CHALK_ON_FIRST_USE];
 /**
  * Kept out of the core: ajv's compiled validators (the sandbox's), undici (loaded on the first
  * request), webhook signatures (node:crypto, a few ms to load; only the webhook verbs sign),
@@ -149,12 +152,12 @@ const GROUPS = {
   http: (path) => HTTP.test(path),
 };
 const groupOf = (path) => Object.keys(GROUPS).find((group) => GROUPS[group](path));
-/** The group a module's imports are made from (cli.ts and chalk's and env-paths' own files count as core). */
-const importerGroup = (path) => groupOf(path) ?? (path === CLI || path.includes('/node_modules/chalk/') || path.includes('/node_modules/env-paths/') ? 'core' : undefined);
+/** The group a module's imports are made from (cli.ts and chalk's own files count as core). */
+const importerGroup = (path) => groupOf(path) ?? (path === CLI || path.includes('/node_modules/chalk/') ? 'core' : undefined);
 const groupChunks = {
   name: 'group-chunks',
   setup(build) {
-    build.onResolve({ filter: /^(\.{1,2}\/|chalk$|env-paths$)/ }, async (args) => {
+    build.onResolve({ filter: /^(\.{1,2}\/|chalk$)/ }, async (args) => {
       if (args.pluginData?.direct || args.namespace !== 'file') return undefined;
       let resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { direct: true } });
       if (resolved.path === CHALK && args.importer !== CHALK_ON_FIRST_USE) resolved = { ...resolved, path: CHALK_ON_FIRST_USE };
@@ -190,7 +193,7 @@ const groupChunks = {
       resolveDir: root,
     }));
     build.onResolve({ filter: /^svc-member:/ }, (args) => ({ path: args.path.slice('svc-member:'.length), namespace: 'svc-group' }));
-    // Kept even where nothing uses it (chalk and env-paths say they have no side effects), so that
+    // Kept even where nothing uses it (a stand-in without side effects), so that
     // esbuild counts it used by the same entry points as the rest of its group.
     build.onResolve({ filter: /^svc-direct:/ }, (args) => ({ path: args.path.slice('svc-direct:'.length), sideEffects: true }));
   },

@@ -115,7 +115,8 @@ export function buildProgram(runtime: Runtime): { program: Command; tree: () => 
         '\nEnvironment: SVC_PROFILE, SVC_API_KEY, SVC_BASE_URL, SVC_CONFIG_DIR, SVC_WEBHOOK_SECRET, SVC_DEBUG, NO_COLOR,\n' +
         '  HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lower-case; loopback is never proxied), NODE_EXTRA_CA_CERTS (extra CA certificates, PEM)\n',
     );
-  for (const flag of SECRET_FLAGS) program.addOption(secretFlag(flag));
+  // Declared where one is given (a run without them spends nothing on them; the whole tree has them).
+  for (const flag of SECRET_FLAGS) if (!runtime.argv || runtime.argv.some((arg) => arg === flag || arg.startsWith(`${flag}=`))) program.addOption(secretFlag(flag));
 
   const filled = new Map<Command, Promise<void>>();
   const fill = (entry: Entry, node: Command, verbName?: string): Promise<void> => {

@@ -6,8 +6,8 @@
  * exclusive temp file with a random name beside it, renamed over it), in conf's file format.
  */
 import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
-import envPaths from 'env-paths';
 import { ExitCode, SvcError, UsageError } from './errors.js';
 import { isLoopbackHost } from './net.js';
 import { replaceFile } from './safe-file.js';
@@ -69,7 +69,7 @@ export class ConfigStore {
   ) {}
 
   static async open(env: NodeJS.ProcessEnv = process.env): Promise<ConfigStore> {
-    const directory = env.SVC_CONFIG_DIR || envPaths('svc', { suffix: '' }).config;
+    const directory = env.SVC_CONFIG_DIR || osConfigDirectory(env);
     return new ConfigStore(directory, readConfigFile(join(directory, `${CONFIG_NAME}.json`)));
   }
 
@@ -217,4 +217,16 @@ export function validateBaseUrl(raw: string, source = '--base-url'): string {
   const normalized = url.toString().replace(/\/+$/, '');
   if (!normalized.endsWith('/v1')) throw new UsageError(`${source}: must end in /v1, the API's version segment (got ${normalized})`);
   return normalized;
+}
+
+/**
+ * The OS config directory of svc, where conf keeps it (as env-paths names it): XDG_CONFIG_HOME or
+ * ~/.config on Linux, ~/Library/Preferences on macOS, APPDATA on Windows. The home directory is
+ * HOME where set (what os.homedir() answers on those systems), so a run does not load Node's os module.
+ */
+export function osConfigDirectory(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
+  const home = () => (platform !== 'win32' && env.HOME ? env.HOME : homedir());
+  if (platform === 'darwin') return join(home(), 'Library', 'Preferences', 'svc');
+  if (platform === 'win32') return join(env.APPDATA || join(home(), 'AppData', 'Roaming'), 'svc', 'Config');
+  return join(env.XDG_CONFIG_HOME || join(home(), '.config'), 'svc');
 }

@@ -1,6 +1,8 @@
 import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import envPaths from 'env-paths';
 import { describe, expect, it } from 'vitest';
-import { ConfigStore } from '../../src/core/config.js';
+import { ConfigStore, osConfigDirectory } from '../../src/core/config.js';
 import { tempConfigDir } from '../helpers/svc.js';
 
 const open = (dir: string) => ConfigStore.open({ SVC_CONFIG_DIR: dir });
@@ -39,5 +41,23 @@ describe('config store', () => {
     const store = await open(tempConfigDir());
     await store.setProfile('p', { baseUrl: 'https://x.test/v1', apiKey: 'svc_live_secret000000' });
     expect(statSync(store.path).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('the OS config directory', () => {
+  it('is where conf (env-paths) keeps it, on each system', () => {
+    const home = '/home/ada';
+    expect([
+      osConfigDirectory({ HOME: home }, 'linux'),
+      osConfigDirectory({ HOME: home, XDG_CONFIG_HOME: '/cfg' }, 'linux'),
+      osConfigDirectory({ HOME: home }, 'darwin'),
+      osConfigDirectory({ APPDATA: 'C:/Users/ada/AppData/Roaming' }, 'win32'),
+    ]).toEqual(['/home/ada/.config/svc', '/cfg/svc', '/home/ada/Library/Preferences/svc', 'C:/Users/ada/AppData/Roaming/svc/Config']);
+    // Without HOME, the home directory as Node finds it.
+    expect(osConfigDirectory({}, 'linux')).toBe(`${homedir()}/.config/svc`);
+  });
+
+  it('is the directory env-paths names on this system, for this environment', () => {
+    expect(osConfigDirectory(process.env)).toBe(envPaths('svc', { suffix: '' }).config);
   });
 });
