@@ -19,7 +19,7 @@ export function timeOnce(args, env = {}) {
 
 /**
  * Runs every variant `runs` times, round-robin so drift hits all alike (after one warm-up run each,
- * which also fills Node's compile cache where the runtime has one). Returns the median of each and
+ * which also fills svc's code cache). Returns the median of each and
  * the median of its per-round ratios to `baseline` (pairs taken in the
  * same round, so a slow patch of the shared machine weighs on both sides).
  */
