@@ -58,12 +58,14 @@ function codeCache(dist) {
 }
 
 /**
- * Each file of dist/ is compiled with V8's code cache. A file's cache is named by the file as it
- * was read (path, device, inode, size, modification time: a rebuild renames new files into place,
- * so a changed file never meets an old cache) and by V8's version; V8 itself refuses data made by
- * another version or for other flags. What was compiled by the end of the run (the functions a run
- * calls too, which a cache made as the file is compiled would lack) is written once, when there
- * was none. (Node 22.1+ has a compile cache of its own; it caches only what compiling made.)
+ * Each file of dist/ is compiled with V8's code cache. A file's cache is named by its path and V8's
+ * version, one file for each (a rebuild overwrites it, nothing piles up), and begins with a line
+ * that says which version of the file it is for (device, inode, size, modification time: a rebuild
+ * renames new files into place, so a changed file never meets an old cache); V8 itself refuses data
+ * made by another version or for other flags. What was compiled by the end of the run (the functions
+ * a run calls too, which a cache made as the file is compiled would lack) is written once, when
+ * there was none that fitted. (Node 22.1+ has a compile cache of its own; it caches only what
+ * compiling made.)
  */
 function v8CodeCache(directory, dist) {
   const vm = require('node:vm');
@@ -82,15 +84,17 @@ function v8CodeCache(directory, dist) {
     } finally {
       fs.closeSync(fd);
     }
-    const file = path.join(directory, `svc-${hash(`${process.versions.v8}\0${process.arch}\0${filename}\0${stats.dev}\0${stats.ino}\0${stats.size}\0${stats.mtimeMs}`)}.v8`);
+    const file = path.join(directory, `svc-${hash(`${process.versions.v8}\0${process.arch}\0${filename}`)}.v8`);
+    const version = `${stats.dev}-${stats.ino}-${stats.size}-${stats.mtimeMs}\n`;
     let cachedData;
     try {
-      cachedData = fs.readFileSync(file);
+      const saved = fs.readFileSync(file);
+      if (saved.toString('latin1', 0, version.length) === version) cachedData = saved.subarray(version.length);
     } catch {
       // none yet
     }
     const script = new vm.Script(Module.wrap(source), { filename, cachedData });
-    if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, file });
+    if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, file, version });
     const directoryOf = path.dirname(filename);
     // A module of dist/ names another by a relative path to a file that is there (the build wrote
     // both): it is found by joining the two, without Node's search (its stats and real paths).
@@ -118,11 +122,11 @@ function v8CodeCache(directory, dist) {
     script.runInThisContext({ displayErrors: true }).call(target.exports, target.exports, targetRequire, target, filename, directoryOf);
   };
   process.once('exit', () => {
-    for (const { script, file } of fresh) {
+    for (const { script, file, version } of fresh) {
       // Written beside its name and renamed over it: a run reading it never finds half a file.
       const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
       try {
-        fs.writeFileSync(temporary, script.createCachedData(), { flag: 'wx', mode: 0o600 });
+        fs.writeFileSync(temporary, Buffer.concat([Buffer.from(version, 'latin1'), script.createCachedData()]), { flag: 'wx', mode: 0o600 });
         fs.renameSync(temporary, file);
       } catch {
         fs.rmSync(temporary, { force: true });

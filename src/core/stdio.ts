@@ -68,7 +68,8 @@ type Callback = (error?: Error | null) => void;
 
 /**
  * A writable end of a descriptor, written with blocking writes: a full pipe waits for its reader in
- * the write itself (memory stays flat). It has what svc uses of a Writable: write (true, or false
+ * the write itself (memory stays flat; the run waits with it, as a program writing with write(2)
+ * does, and a reader that quits ends it). It has what svc uses of a Writable: write (true, or false
  * when it failed), 'error' and 'close' once it fails, `destroyed`. A reader that went away fails the
  * write with EPIPE, as a stream's would. A descriptor left non-blocking by whoever made it (a write
  * would wait) is handed to Node's own stream, which waits for it without blocking the process.

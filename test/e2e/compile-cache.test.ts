@@ -36,6 +36,8 @@ describe('compile cache', () => {
     for (const file of files) writeFileSync(join(cache, file), 'not code');
     const damaged = await svc(['profiles', 'ls'], env({ TMPDIR: cacheHome }));
     expect(files.map((file) => statSync(join(cache, file)).size > 'not code'.length)).toEqual(files.map(() => true));
+    // One file for each module, written over in place: nothing piles up.
+    expect(readdirSync(cache).sort()).toEqual([...files].sort());
     for (const run of [...runs, again, damaged]) expect({ code: run.exitCode, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 0, stdout: plain.stdout, stderr: '' });
   });
 
