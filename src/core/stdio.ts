@@ -8,7 +8,6 @@
 import { EventEmitter } from 'node:events';
 import { fstatSync, statSync, writeSync, type Stats } from 'node:fs';
 import { isatty } from 'node:tty';
-import type { IOStreams } from './io.js';
 
 const STDOUT_FD = 1;
 
@@ -31,15 +30,24 @@ function isNullDevice(stats: Stats): boolean {
   return nul !== undefined && nul.isCharacterDevice() && nul.rdev === stats.rdev;
 }
 
+/** The streams of a run of this process (they serve as the run's IOStreams). */
+export interface ProcessStreams {
+  readonly stdin: NodeJS.ReadStream;
+  readonly stdout: NodeJS.WriteStream;
+  readonly stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+  processStreams: true;
+}
+
 /** The streams of this process, `stdout` written directly while it is no terminal. */
-export function processStreams(): IOStreams {
-  let stdout: IOStreams['stdout'] | undefined;
+export function processStreams(): ProcessStreams {
+  let stdout: NodeJS.WriteStream | undefined;
   return {
     get stdin() {
       return process.stdin;
     },
     get stdout() {
-      stdout ??= directlyWritable(STDOUT_FD) ? (new DescriptorWriter(STDOUT_FD) as unknown as IOStreams['stdout']) : process.stdout;
+      stdout ??= directlyWritable(STDOUT_FD) ? (new DescriptorWriter(STDOUT_FD) as unknown as NodeJS.WriteStream) : process.stdout;
       return stdout;
     },
     get stderr() {
@@ -47,11 +55,11 @@ export function processStreams(): IOStreams {
     },
     env: process.env,
     processStreams: true,
-  } as IOStreams & { processStreams: true };
+  };
 }
 
 /** Whether these are a run's process streams (their terminal facts are read from the descriptors). */
-export function isProcessStreams(streams: IOStreams): boolean {
+export function isProcessStreams(streams: object): boolean {
   return (streams as unknown) === process || (streams as { processStreams?: unknown }).processStreams === true;
 }
 
