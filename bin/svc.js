@@ -26,7 +26,8 @@ if (args.length === 1 && args[0] === '--version') {
 
 /**
  * V8's compiled code of svc's modules, kept between runs so that the next run skips compiling them
- * (a third of the time svc spends loading itself), on every Node (see v8CodeCache).
+ * (a third of the time svc spends loading itself), on every Node (see v8CodeCache); Node's own
+ * compile cache (22.1+) for the packages svc loads from node_modules.
  *
  * The cache lives where Node's own does: NODE_COMPILE_CACHE, else <os temp dir>/node-compile-cache,
  * never the checkout; NODE_DISABLE_COMPILE_CACHE=1 turns it off. A directory that cannot be made, or
@@ -52,6 +53,9 @@ function codeCache(dist) {
     const mine = typeof process.getuid !== 'function' || stats.uid === process.getuid();
     if (!stats.isDirectory() || !mine || (stats.mode & 0o022) !== 0) return;
     v8CodeCache(directory, dist + path.sep);
+    // Modules outside dist/ (packages svc does not bundle: the keyring's, jq's) in Node's own
+    // compile cache, where the runtime has one (22.1+).
+    module.constructor.enableCompileCache?.(directory);
   } catch {
     // no cache this run
   }
