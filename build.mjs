@@ -12,7 +12,7 @@
 import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate, readDocument, validateDocument } from './openapi/build-api.mjs';
 
@@ -266,6 +266,9 @@ try {
     logLevel: 'warning',
   });
   for (const file of files(staging)) if (file.endsWith('.js')) exportsInPlace(file);
+  // The chunks esbuild writes itself (its helpers, gateways) have no source but the first pass's
+  // file, which is gone after the build: their maps name the chunk that carries the same code.
+  for (const file of files(staging)) if (file.endsWith('.js.map')) withoutFirstPassSources(file, modules);
   // Every .js file below dist/ is CommonJS (the package itself is "type": "module").
   writeFileSync(join(staging, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
 
@@ -297,6 +300,12 @@ function exportsInPlace(file) {
   const inPlace = 'var __toCommonJS=mod=>__defProp(mod,"__esModule",{value:true});';
   const text = readFileSync(file, 'utf8');
   if (text.includes(copy)) writeFileSync(file, text.replaceAll(copy, inPlace.replace(/;$/, `${' '.repeat(copy.length - inPlace.length)};`)));
+}
+
+function withoutFirstPassSources(file, modules) {
+  const map = JSON.parse(readFileSync(file, 'utf8'));
+  const sources = map.sources.map((source) => (resolve(dirname(file), source).startsWith(modules) ? relative(dirname(file), file.slice(0, -'.map'.length)) : source));
+  if (sources.some((source, i) => source !== map.sources[i])) writeFileSync(file, JSON.stringify({ ...map, sources }));
 }
 
 function files(dir) {

@@ -21,23 +21,27 @@ if (args.length === 1 && args[0] === '--version') {
     .main(args)
     .then((code) => {
       process.exitCode = code;
+      // Interrupted: the run is over, and output still waiting for a reader that stopped reading is
+      // not waited for (what the command had to put back, it has).
+      if (code === 130) process.exit(code);
     });
 }
 
 /**
  * V8's compiled code of svc's modules, kept between runs so that the next run skips compiling them
  * (a third of the time svc spends loading itself), on every Node (see v8CodeCache); Node's own
- * compile cache (22.1+) for the packages svc loads from node_modules.
+ * compile cache (22.1+) for the packages svc loads from node_modules, turned on when one loads.
  *
  * The cache lives where Node's own does: NODE_COMPILE_CACHE, else <os temp dir>/node-compile-cache,
- * never the checkout; NODE_DISABLE_COMPILE_CACHE=1 turns it off. A directory that cannot be made, or
+ * never the checkout; NODE_DISABLE_COMPILE_CACHE turns it off. A directory that cannot be made, or
  * that is not this user's alone (a link, another user's, writable by others), only means no cache.
  * svc makes it (one level, in a directory that exists) before Node does: Node's own recursive mkdir
- * never returns under /proc (TMPDIR=/proc/x).
+ * never returns under /proc (TMPDIR=/proc/x). With source maps on (--enable-source-maps), Node
+ * loads the modules itself, so that stack traces name the sources.
  */
 function codeCache(dist) {
   try {
-    if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
+    if (process.env.NODE_DISABLE_COMPILE_CACHE || process.sourceMapsEnabled) return;
     const directory = process.env.NODE_COMPILE_CACHE || path.join(temporaryDirectory(), 'node-compile-cache');
     // Usually there: a stat (no error made) is cheaper than a mkdir that fails with EEXIST.
     if (!fs.statSync(directory, { throwIfNoEntry: false })?.isDirectory()) {
@@ -53,31 +57,42 @@ function codeCache(dist) {
     const mine = typeof process.getuid !== 'function' || stats.uid === process.getuid();
     if (!stats.isDirectory() || !mine || (stats.mode & 0o022) !== 0) return;
     v8CodeCache(directory, dist + path.sep);
-    // Modules outside dist/ (packages svc does not bundle: the keyring's, jq's) in Node's own
-    // compile cache, where the runtime has one (22.1+).
-    module.constructor.enableCompileCache?.(directory);
   } catch {
     // no cache this run
   }
 }
 
 /**
- * Each file of dist/ is compiled with V8's code cache. A file's cache is named by its path and V8's
- * version, one file for each (a rebuild overwrites it, nothing piles up), and begins with a line
- * that says which version of the file it is for (device, inode, size, modification time: a rebuild
- * renames new files into place, so a changed file never meets an old cache); V8 itself refuses data
- * made by another version or for other flags. What was compiled by the end of the run (the functions
- * a run calls too, which a cache made as the file is compiled would lack) is written once, when
- * there was none that fitted. (Node 22.1+ has a compile cache of its own; it caches only what
- * compiling made.)
+ * Each file of dist/ is compiled with V8's code cache. A file's cache is one file, named by the
+ * module's path and V8's version (a rebuild writes over it), that begins with a line naming the
+ * module and the version of it the code was made for: device, inode, size, modification and change
+ * times (a rebuild or an upgrade writes new files, whose change time no archive or `touch` sets), so
+ * a changed file never meets an old cache. The code is stored twice and used only when both copies
+ * agree: V8 checks the version and flags it was made with, not the code itself, and damaged code
+ * would crash every run. What was compiled by the end of the run (the functions a run calls too,
+ * which a cache made as the file is compiled would lack) is written once, when none fitted; files
+ * of modules that are no longer there are then removed. (Node 22.1+ has a compile cache of its own;
+ * it caches only what compiling made.)
  */
 function v8CodeCache(directory, dist) {
   const vm = require('node:vm');
   const Module = module.constructor;
   const load = Module._extensions['.js'];
   const fresh = [];
+  let nodeCache = false;
   Module._extensions['.js'] = function (target, filename) {
-    if (typeof filename !== 'string' || !filename.startsWith(dist)) return load.call(this, target, filename);
+    if (typeof filename !== 'string' || !filename.startsWith(dist)) {
+      // A package from node_modules: Node compiles it, with its own cache where it has one.
+      if (!nodeCache) {
+        nodeCache = true;
+        try {
+          require('node:module').enableCompileCache?.(directory);
+        } catch {
+          // without Node's cache
+        }
+      }
+      return load.call(this, target, filename);
+    }
     // The text and the facts that name its cache, read from one open file (a rebuild may replace it meanwhile).
     const fd = fs.openSync(filename, 'r');
     let source;
@@ -89,16 +104,20 @@ function v8CodeCache(directory, dist) {
       fs.closeSync(fd);
     }
     const file = path.join(directory, `svc-${hash(`${process.versions.v8}\0${process.arch}\0${filename}`)}.v8`);
-    const version = `${stats.dev}-${stats.ino}-${stats.size}-${stats.mtimeMs}\n`;
+    const header = Buffer.from(`${JSON.stringify([filename, stats.dev, stats.ino, stats.size, stats.mtimeMs, stats.ctimeMs])}\n`);
     let cachedData;
     try {
       const saved = fs.readFileSync(file);
-      if (saved.toString('latin1', 0, version.length) === version) cachedData = saved.subarray(version.length);
+      const half = (saved.length - header.length) / 2;
+      if (Number.isInteger(half) && half > 0 && saved.subarray(0, header.length).equals(header)) {
+        const code = saved.subarray(header.length, header.length + half);
+        if (code.equals(saved.subarray(header.length + half))) cachedData = code;
+      }
     } catch {
       // none yet
     }
     const script = new vm.Script(Module.wrap(source), { filename, cachedData });
-    if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, file, version });
+    if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, file, header });
     const directoryOf = path.dirname(filename);
     // A module of dist/ names another by a relative path to a file that is there (the build wrote
     // both): it is found by joining the two, without Node's search (its stats and real paths).
@@ -126,17 +145,47 @@ function v8CodeCache(directory, dist) {
     script.runInThisContext({ displayErrors: true }).call(target.exports, target.exports, targetRequire, target, filename, directoryOf);
   };
   process.once('exit', () => {
-    for (const { script, file, version } of fresh) {
+    if (fresh.length === 0) return;
+    for (const { script, file, header } of fresh) {
       // Written beside its name and renamed over it: a run reading it never finds half a file.
       const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
       try {
-        fs.writeFileSync(temporary, Buffer.concat([Buffer.from(version, 'latin1'), script.createCachedData()]), { flag: 'wx', mode: 0o600 });
+        const code = script.createCachedData();
+        fs.writeFileSync(temporary, Buffer.concat([header, code, code]), { flag: 'wx', mode: 0o600 });
         fs.renameSync(temporary, file);
       } catch {
         fs.rmSync(temporary, { force: true });
       }
     }
+    pruneCodeCache(directory, new Set(fresh.map(({ file }) => path.basename(file))));
   });
+}
+
+/**
+ * Removes the cache files of modules that are no longer there (an older build's chunks: their names
+ * change with their code). Runs only when a run wrote fresh files; reads the first line of each.
+ */
+function pruneCodeCache(directory, written) {
+  try {
+    const names = fs.readdirSync(directory).filter((name) => name.startsWith('svc-') && name.endsWith('.v8') && !written.has(name));
+    const buffer = Buffer.alloc(4096);
+    for (const name of names.slice(0, 500)) {
+      const file = path.join(directory, name);
+      let fd;
+      try {
+        fd = fs.openSync(file, 'r');
+        const line = buffer.toString('utf8', 0, fs.readSync(fd, buffer, 0, buffer.length, 0)).split('\n')[0];
+        const [module] = JSON.parse(line);
+        if (typeof module === 'string' && !fs.existsSync(module)) fs.rmSync(file, { force: true });
+      } catch {
+        // not one of svc's, or being written: left alone
+      } finally {
+        if (fd !== undefined) fs.closeSync(fd);
+      }
+    }
+  } catch {
+    // nothing removed
+  }
 }
 
 /** os.tmpdir(), read as it reads it on POSIX systems without loading it (a tenth of a start-up). */

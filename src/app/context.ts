@@ -86,7 +86,7 @@ export class Context {
   ) {
     options = { ...options, profile: typeof options.profile === 'string' ? options.profile : undefined };
     this.options = options;
-    this.io = new IO(streams, { noColor: options.color === false, noInput: options.input === false });
+    this.io = new IO(streams, { noColor: options.color === false, noInput: options.input === false, signal });
     const env = streams.env;
     this.format = chooseFormat(options.output, this.io.stdoutIsTTY, options.jq !== undefined);
     this.debugEnabled = Boolean(options.debug) || env.SVC_DEBUG === '1';

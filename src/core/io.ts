@@ -4,6 +4,8 @@
  */
 import { fstatSync } from 'node:fs';
 import type { Writable, Readable } from 'node:stream';
+import { onAbort } from './abort.js';
+import { InterruptedError } from './errors.js';
 import { terminalSafeStyled } from './sanitize.js';
 import { isProcessStreams, isTerminal } from './stdio.js';
 
@@ -19,6 +21,8 @@ export interface IOSettings {
   noColor?: boolean;
   /** --no-input given */
   noInput?: boolean;
+  /** the run's interruption: a write waiting for a reader stops waiting */
+  signal?: AbortSignal;
 }
 
 const FD = { stdin: 0, stdout: 1, stderr: 2 } as const;
@@ -47,10 +51,13 @@ export class IO {
   /** a command draws its own progress on stderr */
   private ownProgress = false;
 
+  private readonly signal?: AbortSignal;
+
   constructor(
     readonly streams: IOStreams,
     settings: IOSettings = {},
   ) {
+    this.signal = settings.signal;
     const env = streams.env;
     this.stdoutIsTTY = isTTY(streams, 'stdout');
     const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
@@ -139,8 +146,14 @@ export class IO {
     // A reader that went away (`| head -1`): the write fails at once instead of waiting for a drain that never comes.
     if (stdout.destroyed) throw closedOutput();
     if (!stdout.write(chunk)) {
+      const signal = this.signal;
+      // Ctrl-C while the reader lags (or has stopped): the run stops waiting for it.
+      const interrupted = () => (signal?.reason instanceof Error && (signal.reason as NodeJS.ErrnoException).code === 'EPIPE' ? signal.reason : new InterruptedError());
+      if (signal?.aborted) throw interrupted();
       await new Promise<void>((resolve, reject) => {
+        const stopWaiting = signal ? onAbort(signal, () => onError(interrupted())) : undefined;
         const done = () => {
+          stopWaiting?.();
           stdout.off('drain', onDrain);
           stdout.off('error', onError);
           stdout.off('close', onClose);

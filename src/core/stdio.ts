@@ -2,11 +2,12 @@
  * The process's own streams for a run. Node makes `process.stdout` on first use, and for a pipe or
  * a socket that means a net.Socket and the stream and network modules behind it: more than all of
  * svc's own start-up work in a command that only prints a few lines. So while standard output is a
- * file, a pipe or a socket (a script reading svc), svc writes it with plain system calls instead;
- * on a terminal it is Node's stream, as always. stdin and stderr are Node's, made when first used.
+ * file, the null device or a pipe (a script reading svc), svc writes it with plain system calls
+ * instead, never making the run wait on a reader; on a terminal or a socket it is Node's stream, as
+ * always. stdin and stderr are Node's, made when first used.
  */
 import { EventEmitter } from 'node:events';
-import { fstatSync, statSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, statSync, writeSync, type Stats } from 'node:fs';
 import { isatty } from 'node:tty';
 
 const STDOUT_FD = 1;
@@ -47,7 +48,7 @@ export function processStreams(): ProcessStreams {
       return process.stdin;
     },
     get stdout() {
-      stdout ??= directlyWritable(STDOUT_FD) ? (new DescriptorWriter(STDOUT_FD) as unknown as NodeJS.WriteStream) : process.stdout;
+      stdout ??= (directWriter(STDOUT_FD) as unknown as NodeJS.WriteStream | undefined) ?? process.stdout;
       return stdout;
     },
     get stderr() {
@@ -63,24 +64,42 @@ export function isProcessStreams(streams: object): boolean {
   return (streams as unknown) === process || (streams as { processStreams?: unknown }).processStreams === true;
 }
 
-function directlyWritable(fd: number): boolean {
+/**
+ * A writer for descriptor `fd` that writes it directly, or undefined where Node's stream is needed.
+ * A file or the null device is written with blocking writes, as Node's own stream for them does (no
+ * reader to wait for). A pipe is written through a descriptor of svc's own for the same pipe, opened
+ * non-blocking (Linux names it under /proc): a write never waits, and when the reader lags, Node's
+ * stream takes the rest and waits without stopping the run (signals, servers, timers go on).
+ */
+export function directWriter(fd: number, fallback: () => NodeJS.WritableStream = () => process.stdout): DescriptorWriter | undefined {
+  let stats: Stats;
   try {
-    const stats = fstatSync(fd);
-    return stats.isFile() || stats.isFIFO() || stats.isSocket() || (stats.isCharacterDevice() && isNullDevice(stats));
+    stats = fstatSync(fd);
   } catch {
-    return false;
+    return undefined;
   }
+  if (stats.isFile() || (stats.isCharacterDevice() && isNullDevice(stats))) return new DescriptorWriter(fd, fallback);
+  if (!stats.isFIFO() || process.platform !== 'linux') return undefined;
+  let own: number | undefined;
+  try {
+    own = openSync(`/proc/self/fd/${fd}`, constants.O_WRONLY | constants.O_NONBLOCK);
+    const opened = fstatSync(own);
+    if (opened.dev === stats.dev && opened.ino === stats.ino) return new DescriptorWriter(own, fallback, true);
+  } catch {
+    // no /proc, or the pipe cannot be opened again: Node's stream
+  }
+  if (own !== undefined) closeSync(own);
+  return undefined;
 }
 
 type Callback = (error?: Error | null) => void;
 
 /**
- * A writable end of a descriptor, written with blocking writes: a full pipe waits for its reader in
- * the write itself (memory stays flat; the run waits with it, as a program writing with write(2)
- * does, and a reader that quits ends it). It has what svc uses of a Writable: write (true, or false
- * when it failed), 'error' and 'close' once it fails, `destroyed`. A reader that went away fails the
- * write with EPIPE, as a stream's would. A descriptor left non-blocking by whoever made it (a write
- * would wait) is handed to Node's own stream, which waits for it without blocking the process.
+ * A writable end of a descriptor, written with plain writes. It has what svc uses of a Writable:
+ * write (true, or false when it failed), 'error' and 'close' once it fails, `destroyed`, end. A
+ * reader that went away fails the write with EPIPE, as a stream's would. When a write would wait
+ * (a non-blocking descriptor whose reader lags), the rest of it and every later write go to Node's
+ * own stream for the output, which waits for the reader without blocking the process.
  */
 export class DescriptorWriter extends EventEmitter {
   readonly isTTY = false;
@@ -90,11 +109,13 @@ export class DescriptorWriter extends EventEmitter {
   private stream?: NodeJS.WritableStream & { destroyed?: boolean };
 
   /**
-   * @param fallback Node's stream for the descriptor, should a write have to wait (process.stdout for 1)
+   * @param fallback Node's stream for the output, should a write have to wait (process.stdout for 1)
+   * @param owned the descriptor is svc's own (closed when Node's stream takes over)
    */
   constructor(
     readonly fd: number,
     private readonly fallback: () => NodeJS.WritableStream & { destroyed?: boolean } = () => process.stdout,
+    private readonly owned = false,
   ) {
     super();
   }
@@ -123,9 +144,9 @@ export class DescriptorWriter extends EventEmitter {
     return true;
   }
 
-  end(chunk?: string | Uint8Array | Callback, callback?: Callback): this {
-    const done = typeof chunk === 'function' ? chunk : callback;
-    if (chunk !== undefined && typeof chunk !== 'function') this.write(chunk);
+  end(chunk?: string | Uint8Array | Callback, encoding?: BufferEncoding | Callback, callback?: Callback): this {
+    const done = [chunk, encoding, callback].find((value): value is Callback => typeof value === 'function');
+    if (chunk !== undefined && typeof chunk !== 'function') this.write(chunk, typeof encoding === 'string' ? encoding : undefined);
     if (done) process.nextTick(done, null);
     return this;
   }
@@ -134,6 +155,7 @@ export class DescriptorWriter extends EventEmitter {
   private handOver(rest: Uint8Array, done?: Callback): boolean {
     const stream = this.fallback();
     this.stream = stream;
+    if (this.owned) closeSync(this.fd);
     for (const event of ['drain', 'error', 'close', 'finish']) stream.on(event, (...args: unknown[]) => this.emit(event, ...args));
     Object.defineProperty(this, 'destroyed', { get: () => Boolean(stream.destroyed) });
     return stream.write(rest, done);

@@ -4,7 +4,7 @@
  * `svc sandbox` ended by a signal. Everything else runs in-process (test/commands).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -90,6 +90,43 @@ describe('a real process', () => {
     expect({ first, exitCode, stderr }).toEqual({ first: lines[0], exitCode: 0, stderr: '' });
   });
 
+  it('writes a shell pipe directly, and a reader that stops reading never stops the run: Ctrl-C ends it with 130', async () => {
+    // More than a pipe holds.
+    const campaign = sandbox.sandbox.state.campaigns[0];
+    sandbox.sandbox.state.seedLinks(3000, { campaign, brandIds: campaign.brandIds, createdBy: 'full' });
+    const env = sandbox.env();
+    // A shell's pipe (a FIFO, not the socket Node gives a child): the whole output through `cat`.
+    const piped = await execa('sh', ['-c', '"$0" "$1" links ls --all | cat', process.execPath, BIN], { env: { ...env, NO_COLOR: '1' }, reject: false });
+    const whole = await svc(['links', 'ls', '--all'], { env });
+    expect({ exitCode: piped.exitCode, stderr: piped.stderr, same: piped.stdout === whole.stdout }).toEqual({ exitCode: 0, stderr: '', same: true });
+
+    // A FIFO whose reader reads one chunk and then nothing: svc's writes fill it, and the run goes on
+    // (Node's stream waits for the reader), so signals are still heard.
+    const fifo = join(tempDir(), 'out');
+    await execa('mkfifo', [fifo]);
+    const readEnd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writeEnd = openSync(fifo, constants.O_WRONLY);
+    const child = spawn(process.execPath, [BIN, 'links', 'ls', '--all'], { env: { ...process.env, ...env }, stdio: ['ignore', writeEnd, 'pipe'] });
+    closeSync(writeEnd);
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    const closed = new Promise<number | null>((resolveExit) => child.once('close', resolveExit));
+    // Waits for the first bytes (the pipe then fills, as nobody reads it any more).
+    for (let read = 0; read === 0; ) {
+      await new Promise((resolveTick) => setImmediate(resolveTick));
+      try {
+        read = readSync(readEnd, Buffer.alloc(16));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      }
+    }
+    // Ctrl-C: the run stops waiting for the reader and ends with 130.
+    child.kill('SIGINT');
+    const exitCode = await closed;
+    closeSync(readEnd);
+    expect({ exitCode, stderr }).toEqual({ exitCode: 130, stderr: '' });
+  });
+
   it('login reads the key from its standard input and a later run uses the profile', async () => {
     const configDir = tempDir();
     // No keyring here (as in CI): the key goes to the 0600 file, and login says so.
@@ -133,3 +170,4 @@ async function outcome(args: string[], env: Record<string, string>): Promise<{ e
   const { exitCode, stderr } = await svc(args, { env });
   return { exitCode, stderr };
 }
+

@@ -1,15 +1,17 @@
 /**
- * The process's stdout written with plain system calls while it is a file, a pipe or a socket
- * (core/stdio.ts): what svc writes arrives whole and in order, a reader that went away fails the
- * write with EPIPE as Node's stream would, and a descriptor that would make a write wait hands the
- * rest to Node's stream. Terminal facts come from the descriptor without Node's terminal module.
+ * The process's stdout written with plain system calls while it is a file, the null device or a
+ * pipe (core/stdio.ts): what svc writes arrives whole and in order, a reader that went away fails
+ * the write with EPIPE as Node's stream would, and a pipe is written through a non-blocking
+ * descriptor of svc's own, so a lagging reader hands the rest to Node's stream instead of stopping
+ * the run. Terminal facts come from the descriptor without Node's terminal module.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer, connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DescriptorWriter, isTerminal } from '../../src/core/stdio.js';
+import { DescriptorWriter, directWriter, isTerminal } from '../../src/core/stdio.js';
 import { tempDir } from '../helpers/cleanup.js';
 
 const opened: number[] = [];
@@ -100,6 +102,55 @@ describe('DescriptorWriter', () => {
     expect(direct.length).toBeGreaterThan(0);
     expect(direct.length).toBeLessThan(big.length);
     expect(direct + handed).toBe(`${big}later\n`);
+  });
+});
+
+/** A stream that keeps what it is given. */
+function keeper() {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += chunk;
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+describe('directWriter (the writer svc picks for its stdout)', () => {
+  it('a file and the null device: written directly, on that descriptor', () => {
+    const file = open(join(tempDir(), 'f'), constants.O_WRONLY | constants.O_CREAT);
+    const nul = open('/dev/null', constants.O_WRONLY);
+    expect([directWriter(file)?.fd, directWriter(nul)?.fd]).toEqual([file, nul]);
+  });
+
+  it('a pipe whose reader lags: what fits goes in at once, the rest to Node\'s stream; the run never waits', async () => {
+    // The write end is blocking, as a shell's pipe is: a write on it would wait for the reader.
+    const { reader, writer: fd } = fifo();
+    const fallback = keeper();
+    const writer = directWriter(fd, () => fallback.stream)!;
+    expect(writer.fd).not.toBe(fd);
+    const big = `${'y'.repeat(1023)}\n`.repeat(1024);
+    const started = performance.now();
+    writer.write(big);
+    writer.write('later\n');
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    const direct = drain(reader);
+    expect(direct.length).toBeGreaterThan(0);
+    expect(direct + fallback.text()).toBe(`${big}later\n`);
+  });
+
+  it('a socket or a closed descriptor: Node\'s stream', async () => {
+    const path = join(tempDir(), 'sock');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    const client: Socket = connect(path);
+    await new Promise((resolve) => client.once('connect', resolve));
+    const fd = (client as unknown as { _handle: { fd: number } })._handle.fd;
+    expect([directWriter(fd), directWriter(987654)]).toEqual([undefined, undefined]);
+    client.destroy();
+    await new Promise((resolve) => server.close(resolve));
   });
 });
 
