@@ -245,6 +245,8 @@ try {
   // on every Node (bin/svc.js). A dynamic import of a chunk becomes a require when it is first asked
   // for, so each chunk still loads only where used; bindings stay live (esbuild reads them through
   // getters). The source maps are carried through (esbuild reads each chunk's map).
+  helpersIntoCore(modules);
+
   // Read as modules of a CommonJS package: a chunk's default export is its `default`, as esbuild
   // wrote it (in a "type": "module" package esbuild would take a required file's whole exports).
   writeFileSync(join(modules, 'package.json'), JSON.stringify({ type: 'commonjs' }));
@@ -287,6 +289,46 @@ try {
 } finally {
   if (process.env.KEEP !== '1') rmSync(modules, { recursive: true, force: true });
   rmSync(staging, { recursive: true, force: true });
+}
+
+/**
+ * esbuild puts its runtime helpers (__esm, __commonJS, __toESM, …) in a chunk of their own, which
+ * every run loads as one more module; they go into the core chunk instead, which every run loads
+ * first anyway. The core's import of them is blanked to the same length and the helpers go on a
+ * line of their own before it (so the source map only moves down a line); other chunks take them
+ * from the core, named by a path of the same length. Left as it is if anything does not fit.
+ */
+function helpersIntoCore(modules) {
+  const chunks = join(modules, 'chunks');
+  const entry = readFileSync(join(modules, 'cli.js'), 'utf8');
+  const imported = [...entry.matchAll(/from"\.\/chunks\/(chunk-[A-Z0-9]+\.js)"/g)].map(([, name]) => name);
+  const helpers = imported.find((name) => readFileSync(join(chunks, name), 'utf8').startsWith('var __create='));
+  const core = imported.find((name) => name !== helpers);
+  if (!helpers || !core || helpers.length !== core.length) return;
+  const helperText = readFileSync(join(chunks, helpers), 'utf8').split('\n')[0];
+  const exported = /export\{([\w$,]+)\};$/.exec(helperText);
+  let coreText = readFileSync(join(chunks, core), 'utf8');
+  const coreImport = new RegExp(`^import\\{([\\w$,]+)\\}from"\\./${helpers.replace('.', '\\.')}";`).exec(coreText);
+  if (!exported || !coreImport) return;
+  const names = exported[1].split(',');
+  const declared = helperText.slice(0, exported.index).match(/(?<=\bvar |,)__\w+(?==)/g) ?? [];
+  // Nothing of the core may be declared with a name the helpers use (`var x=`, `,x=` in a list of
+  // declarations, `function x`, `class x`, `let x`, `const x`).
+  const rest = coreText.slice(coreImport[0].length);
+  const declares = (name) => new RegExp(`(?:\\b(?:var|let|const) |,)${name}\\s*=(?!=)|\\b(?:function|class|var|let|const) ${name}\\b`).test(rest);
+  if (declared.some((name) => declares(name.replace('$', '\\$')))) return;
+  coreText = `${helperText.slice(0, exported.index)}\n${' '.repeat(coreImport[0].length)}${coreText.slice(coreImport[0].length)}`;
+  coreText = coreText.replace(/\n\/\/# sourceMappingURL=/, `\nexport{${names.join(',')}};\n//# sourceMappingURL=`);
+  writeFileSync(join(chunks, core), coreText);
+  const map = JSON.parse(readFileSync(join(chunks, `${core}.map`), 'utf8'));
+  writeFileSync(join(chunks, `${core}.map`), JSON.stringify({ ...map, mappings: `;${map.mappings}` }));
+  for (const file of files(modules)) {
+    if (!file.endsWith('.js') || file === join(chunks, helpers)) continue;
+    const text = readFileSync(file, 'utf8');
+    if (text.includes(`/${helpers}"`)) writeFileSync(file, text.replaceAll(`/${helpers}"`, `/${core}"`));
+  }
+  rmSync(join(chunks, helpers));
+  rmSync(join(chunks, `${helpers}.map`));
 }
 
 /**
