@@ -61,7 +61,7 @@ export function processStreams(): ProcessStreams {
 
 /** Whether these are a run's process streams (their terminal facts are read from the descriptors). */
 export function isProcessStreams(streams: object): boolean {
-  return (streams as unknown) === process || (streams as { processStreams?: unknown }).processStreams === true;
+  return (streams as { processStreams?: unknown }).processStreams === true;
 }
 
 /**
