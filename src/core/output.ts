@@ -308,7 +308,8 @@ const READABLE_CELL = 24;
  * one comes back when it fits beside what stayed).
  */
 export function fitColumns<T>(columns: Column<T>[], headers: string[], rows: string[][][], width: number): { index: number; width: number }[] {
-  const natural = columns.map((_, i) => Math.max(textWidth(headers[i]), ...rows.map((row) => Math.max(0, ...row[i].map((line) => textWidth(line))))));
+  // At least 1: a column of empty cells is still drawn one wide (see the end).
+  const natural = columns.map((_, i) => Math.max(1, textWidth(headers[i]), ...rows.map((row) => Math.max(0, ...row[i].map((line) => textWidth(line))))));
   const smallest = columns.map((column, i) => (column.id ? natural[i] : Math.min(natural[i], MIN_CELL)));
   // Optional columns are shown only beside a readable width of the others (a name cut to 8 is worth
   // less than a count beside it).

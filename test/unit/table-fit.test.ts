@@ -36,6 +36,13 @@ describe('fitColumns', () => {
     ]);
   });
 
+  it('counts a column of empty cells at the width it is drawn (1), so the line still fits', () => {
+    const marked: Column<unknown>[] = [{ header: '', value: () => '' }, ...columns];
+    const layout = fitColumns(marked, ['', 'ID', 'Name', 'Count'], [[[''], ['x'.repeat(36)], ['n'.repeat(100)], ['1']]], 80);
+    expect(layout[0]).toEqual({ index: 0, width: 1 });
+    expect(layout.reduce((total, { width }) => total + width + 3, 1)).toBe(80);
+  });
+
   it('lets even an "id" give way when no real id is that long, so the line still fits', () => {
     const layout = fitColumns(columns, ['ID', 'Name', 'Count'], rows('i'.repeat(500), 'n'.repeat(500)), 80);
     expect(layout.reduce((total, column) => total + column.width + 3, 1)).toBeLessThanOrEqual(80);
