@@ -43,17 +43,18 @@ function codeCache(dist) {
   try {
     if (process.env.NODE_DISABLE_COMPILE_CACHE || process.sourceMapsEnabled) return;
     const directory = process.env.NODE_COMPILE_CACHE || path.join(temporaryDirectory(), 'node-compile-cache');
-    // Usually there: a stat (no error made) is cheaper than a mkdir that fails with EEXIST.
-    if (!fs.statSync(directory, { throwIfNoEntry: false })?.isDirectory()) {
+    // Usually there: one lstat (no error made) is cheaper than a mkdir that fails with EEXIST.
+    let stats = fs.lstatSync(directory, { throwIfNoEntry: false });
+    if (stats === undefined) {
       try {
         fs.mkdirSync(directory, { mode: 0o700 });
       } catch (error) {
-        if (error?.code !== 'EEXIST' || !fs.statSync(directory).isDirectory()) return;
+        if (error?.code !== 'EEXIST') return;
       }
+      stats = fs.lstatSync(directory);
     }
     // Code is loaded from it and written into it: only a directory of this user's that nobody else
     // can write (in a shared temp directory another user may have made it first, or put a link there).
-    const stats = fs.lstatSync(directory);
     const mine = typeof process.getuid !== 'function' || stats.uid === process.getuid();
     if (!stats.isDirectory() || !mine || (stats.mode & 0o022) !== 0) return;
     v8CodeCache(directory, dist + path.sep);

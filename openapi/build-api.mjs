@@ -128,7 +128,6 @@ function constantsModule(doc, ops) {
     decimal: s.Decimal.pattern,
     locale: s.Locale.pattern,
     phoneE164: s.PhoneE164.pattern,
-    apiKey: apiKeyFormat(doc).pattern,
   };
   const enums = {
     SCOPES: enumOf('Scope'),

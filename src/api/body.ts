@@ -9,6 +9,8 @@ import { UnavailableError } from '../core/errors.js';
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 export class ResponseTooLargeError extends UnavailableError {
+  override readonly transient = false;
+
   constructor(what: string, limit = MAX_RESPONSE_BYTES) {
     super(`${what}: the answer is larger than ${limit / (1024 * 1024)} MiB; svc stopped reading it (not retried)`, 'response_too_large');
   }

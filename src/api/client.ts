@@ -352,7 +352,7 @@ export class ApiClient {
 }
 
 /** A request as --dry-run prints it: header names as HTTP writes them (`Idempotency-Key`), Authorization redacted, the body as JSON. */
-export function dryRunRequest(method: string, url: string, headers: Record<string, string>, payload: string | undefined): DryRunRequest {
+function dryRunRequest(method: string, url: string, headers: Record<string, string>, payload: string | undefined): DryRunRequest {
   const named = Object.fromEntries(
     Object.entries(headers).map(([name, value]) => [
       name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase()),

@@ -18,6 +18,8 @@ const RECENT = 10_000;
 const SHOWN = 60;
 
 export class CursorLoopError extends UnavailableError {
+  override readonly transient = false;
+
   constructor(detail: string) {
     super(detail, 'cursor_loop', undefined, 'the service handed back a page or cursor it already gave; nothing of that page was used');
   }

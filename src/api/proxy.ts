@@ -15,7 +15,7 @@ export interface ProxySettings {
 }
 
 /** Never proxied, whatever NO_PROXY says: loopback names and addresses (undici also matches subdomains of a name). */
-export const LOOPBACK_NO_PROXY = ['localhost', '127.0.0.1', '[::1]', '::1'];
+const LOOPBACK_NO_PROXY = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
 /** The proxy settings of this environment; undefined when no proxy is set (a plain agent is used). */
 export function proxySettings(env: NodeJS.ProcessEnv): ProxySettings | undefined {

@@ -42,18 +42,16 @@ export class SideRequestError extends Error {}
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
 export class SideRequests {
-  private dispatcher?: Promise<Dispatcher>;
+  private dispatcher?: Dispatcher;
 
   constructor(private readonly options: SideOptions) {}
 
   async send(url: string, request: SideRequest): Promise<SideResponse> {
     const transport = await loadTransport();
     const { connectTimeoutMs = 5_000, responseTimeoutMs } = this.options;
-    this.dispatcher ??= Promise.resolve(
-      transport.createAgent({ connect: { timeout: connectTimeoutMs }, headersTimeout: responseTimeoutMs, bodyTimeout: responseTimeoutMs }, this.options.proxy),
-    );
+    this.dispatcher ??= transport.createAgent({ connect: { timeout: connectTimeoutMs }, headersTimeout: responseTimeoutMs, bodyTimeout: responseTimeoutMs }, this.options.proxy);
     try {
-      const response = await transport.request(await this.dispatcher, url, { method: request.method, headers: request.headers, body: request.body, signal: request.signal });
+      const response = await transport.request(this.dispatcher, url, { method: request.method, headers: request.headers, body: request.body, signal: request.signal });
       const text =
         this.options.overLimit === 'refuse'
           ? await readBoundedText(response, `${request.method} ${url}`, this.options.maxBodyBytes)
@@ -68,6 +66,6 @@ export class SideRequests {
   }
 
   async close(): Promise<void> {
-    if (this.dispatcher) await (await this.dispatcher).close();
+    await this.dispatcher?.close();
   }
 }

@@ -27,15 +27,10 @@ export function loadTransport(): Promise<Transport> {
 async function loadDirect(): Promise<Transport> {
   const { Agent, request } = await import('./undici.js');
   if (typeof Agent !== 'function' || typeof request !== 'function') throw new Error('undici layout changed');
-  const require = createRequire(import.meta.url);
   return {
-    createAgent: (options, proxy) => {
-      if (!proxy) return new Agent({ ...AGENT_DEFAULTS, ...options });
-      // The package index, loaded only when a proxy is set (nothing else pays for it): the proxy agent
-      // tunnels with the `connect` API, which the index adds to every dispatcher.
-      const undici = require('undici') as typeof import('undici');
-      return loopbackDirect(undici.Dispatcher, new Agent({ ...AGENT_DEFAULTS, ...options }), new undici.EnvHttpProxyAgent({ ...AGENT_DEFAULTS, ...options, ...proxy }));
-    },
+    // The package index, loaded only when a proxy is set (nothing else pays for it): the proxy agent
+    // tunnels with the `connect` API, which the index adds to every dispatcher.
+    createAgent: agents(Agent, () => createRequire(import.meta.url)('undici') as typeof import('undici')),
     request: (dispatcher, url, options) => {
       const { origin, pathname, search } = new URL(url);
       return request.call(dispatcher, { ...options, origin, path: pathname + search });
@@ -46,11 +41,17 @@ async function loadDirect(): Promise<Transport> {
 async function loadIndex(): Promise<Transport> {
   const undici = await import('undici');
   return {
-    createAgent: (options, proxy) =>
-      proxy
-        ? loopbackDirect(undici.Dispatcher, new undici.Agent({ ...AGENT_DEFAULTS, ...options }), new undici.EnvHttpProxyAgent({ ...AGENT_DEFAULTS, ...options, ...proxy }))
-        : new undici.Agent({ ...AGENT_DEFAULTS, ...options }),
+    createAgent: agents(undici.Agent, () => undici),
     request: (dispatcher, url, options) => undici.request(url, { ...options, dispatcher }),
+  };
+}
+
+/** Makes the keep-alive pool of `AgentClass`, or with a proxy the pair loopbackDirect routes between (`index`: undici's package index). */
+function agents(AgentClass: typeof Agent, index: () => typeof import('undici')): Transport['createAgent'] {
+  return (options, proxy) => {
+    if (!proxy) return new AgentClass({ ...AGENT_DEFAULTS, ...options });
+    const undici = index();
+    return loopbackDirect(undici.Dispatcher, new AgentClass({ ...AGENT_DEFAULTS, ...options }), new undici.EnvHttpProxyAgent({ ...AGENT_DEFAULTS, ...options, ...proxy }));
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import { CommanderError, type Command } from 'commander';
 import { ExitCode, SvcError, UsageError, errorLines, problemLine } from '../core/errors.js';
-import type { IOStreams } from '../core/io.js';
+import { colorForced, type IOStreams } from '../core/io.js';
 import { terminalSafe, terminalSafeLine } from '../core/sanitize.js';
 import { Context, type GivenGlobal } from './context.js';
 import type { VerbModule } from './verb.js';
@@ -107,8 +107,7 @@ interface ParsedGlobals {
 function reportError(error: unknown, streams: IOStreams, globals: ParsedGlobals, context: Context | undefined, signal: AbortSignal): number {
   const jsonErrors = context?.options.output ? context.format === 'json' || context.format === 'jsonl' : globals.output === 'json' || globals.output === 'jsonl';
   // `error:` in red where a person watches stderr and colour is on (the rest stays plain).
-  const forced = streams.env.FORCE_COLOR !== undefined && streams.env.FORCE_COLOR !== '0' && streams.env.FORCE_COLOR !== 'false';
-  const red = !jsonErrors && streams.env.NO_COLOR === undefined && globals.color !== false && (forced || Boolean(streams.stderr.isTTY));
+  const red = !jsonErrors && streams.env.NO_COLOR === undefined && globals.color !== false && (colorForced(streams.env) || Boolean(streams.stderr.isTTY));
   const write = (line: string) => streams.stderr.write(`${red ? line.replace(/^error:/, '\x1b[31merror:\x1b[39m') : line}\n`);
   const json = (problem: unknown) => problemLine(problem, Boolean(streams.stderr.isTTY));
   if (error instanceof CommanderError) {

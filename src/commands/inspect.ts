@@ -142,10 +142,11 @@ async function table(output: Output, found: Found, events: SvcEvent[], names: Na
           ['Created', record.createdAt],
           ['Updated', record.updatedAt],
         ];
+  const width = output.io.terminalWidth();
+  const room = width - 13;
   const lines = [
     `${chalk.bold(found.kind === 'link' ? 'Personal link' : 'Store order')} ${terminalSafeLine(record.id)}`,
     ...rows.map(([label, value]) => {
-      const room = output.io.terminalWidth() - 13;
       // A name shrinks before the id after it; other values are the record's own (ids, times, a status).
       const text = Array.isArray(value) ? `${truncate(terminalSafeLine(value[0]), Math.max(MIN_NAME, room - stringWidth(terminalSafeLine(value[1]))))}${terminalSafeLine(value[1])}` : terminalSafeLine(cellText(value));
       return `  ${chalk.bold(label.padEnd(10))} ${text}`;
@@ -159,7 +160,7 @@ async function table(output: Output, found: Found, events: SvcEvent[], names: Na
     ? output.fieldColumns<SvcEvent>()
     : [
         // The API's whole time where it fits; to the second on a narrow terminal.
-        { header: 'Time', value: (event) => (output.io.terminalWidth() < WIDE_TIMELINE ? toTheSecond(cellText(event?.occurredAt)) : cellText(event?.occurredAt)), id: true },
+        { header: 'Time', value: (event) => (width < WIDE_TIMELINE ? toTheSecond(cellText(event?.occurredAt)) : cellText(event?.occurredAt)), id: true },
         { header: 'After', value: (event) => after.get(event) ?? '', id: true },
         { header: 'Type', value: (event) => cellText(event?.type), id: true },
         { header: 'Status', value: (event) => cellText(valueAt(event, 'data.status')), id: true, paint: (event, chalk) => paintStatus(chalk, valueAt(event, 'data.status')) },

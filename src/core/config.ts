@@ -146,7 +146,6 @@ export class ConfigStore {
     if (this.directoryReady) return;
     // The directory svc creates is private (0700). An existing one is left as it is.
     mkdirSync(this.directory, { recursive: true, mode: 0o700 });
-    refuseSymlink(this.path);
     this.directoryReady = true;
   }
 }

@@ -112,17 +112,17 @@ export class ApiError extends SvcError {
 
 /** The service could not be reached or kept failing after every retry (exit 5). */
 export class UnavailableError extends SvcError {
+  /** false for a failure that trying again cannot cure (the same server would answer the same way) */
+  readonly transient: boolean = true;
+
   constructor(message: string, code = 'unavailable', override readonly cause?: unknown, hint?: string) {
     super(message, ExitCode.unavailable, code, hint);
   }
 }
 
-/** Exit-5 failures that trying again cannot cure: the same server would answer the same way. */
-const NOT_RETRIED = new Set(['response_too_large', 'cursor_loop']);
-
 /** Failures worth waiting out: the service is busy or unreachable, not refusing us or misbehaving. */
 export function isTransient(error: unknown): boolean {
-  return error instanceof SvcError && error.exitCode === ExitCode.unavailable && !NOT_RETRIED.has(error.code);
+  return error instanceof SvcError && error.exitCode === ExitCode.unavailable && !(error instanceof UnavailableError && !error.transient);
 }
 
 /**

@@ -60,7 +60,7 @@ export class IO {
     this.signal = settings.signal;
     const env = streams.env;
     this.stdoutIsTTY = isTTY(streams, 'stdout');
-    const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+    const forced = colorForced(env);
     // FORCE_COLOR=0 (or false) turns colour off even on a terminal, as Node and chalk read it.
     const refused = env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false';
     // Colour follows stdout: a table redirected to a file stays plain even when stderr is a terminal.
@@ -263,6 +263,11 @@ function closedOutput(): NodeJS.ErrnoException {
 const DEFAULT_WIDTH = 80;
 /** a wait shorter than this shows nothing */
 export const SPINNER_DELAY_MS = 300;
+
+/** FORCE_COLOR set to anything but 0 or false: colour even where no terminal is. */
+export function colorForced(env: NodeJS.ProcessEnv): boolean {
+  return env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+}
 
 function isTruthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';

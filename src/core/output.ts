@@ -8,9 +8,9 @@ import type { Chalk, ChalkInstance } from 'chalk';
 import { cellText, leafPaths, project, valueAt } from './fields.js';
 import type { IO } from './io.js';
 import { jsonText, terminalSafe, terminalSafeLine } from './sanitize.js';
-import { textWidth, truncate } from './width.js';
+import { textWidth, truncate, wrapLine } from './width.js';
 
-export { truncate };
+export { truncate, wrapLine };
 
 export type Format = 'table' | 'json' | 'jsonl' | 'csv';
 export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl', 'csv'];
@@ -350,37 +350,6 @@ export function fitColumns<T>(columns: Column<T>[], headers: string[], rows: str
     }
   }
   return shown.map((index) => ({ index, width: Math.max(1, widths[index]) }));
-}
-
-/** Made on first use: building one is measurable at start-up. */
-let segmenter: Intl.Segmenter | undefined;
-
-/** A line broken into lines of at most `width` columns, at spaces where it can, else mid-word. */
-export function wrapLine(text: string, width: number): string[] {
-  if (textWidth(text) <= width || width < 1) return [text];
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/(?<= )/)) {
-    if (line !== '' && textWidth(line + word.trimEnd()) > width) {
-      lines.push(line.trimEnd());
-      line = '';
-    }
-    line += word;
-    while (textWidth(line.trimEnd()) > width) {
-      let head = '';
-      segmenter ??= new Intl.Segmenter();
-      for (const { segment } of segmenter.segment(line)) {
-        // One character wider than the line (a wide character in one column) still moves on.
-        if (head !== '' && textWidth(head + segment) > width) break;
-        head += segment;
-        if (textWidth(head) >= width) break;
-      }
-      lines.push(head);
-      line = line.slice(head.length);
-    }
-  }
-  if (line.trimEnd() !== '') lines.push(line.trimEnd());
-  return lines;
 }
 
 type TableClass = typeof import('cli-table3');

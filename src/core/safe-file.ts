@@ -29,7 +29,7 @@ export class SymlinkRefusedError extends UsageError {
  * A fifo, socket, device or directory where svc keeps a file: opening a fifo would wait forever for
  * a writer (no signal ends it), so it is refused like a link (exit 2, nothing read or written).
  */
-export class NotRegularFileError extends UsageError {
+class NotRegularFileError extends UsageError {
   constructor(readonly path: string) {
     super(`${path} is not a regular file (a fifo, socket, device or directory); svc reads and writes only regular files there (nothing was written; remove it)`);
   }

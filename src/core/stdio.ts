@@ -25,10 +25,16 @@ export function isTerminal(fd: number): boolean {
   }
 }
 
+/** the null device's device number, read once (undefined: none) */
+let nullDevice: number | null | undefined = null;
+
 function isNullDevice(stats: Stats): boolean {
   if (process.platform === 'win32') return false;
-  const nul = statSync('/dev/null', { throwIfNoEntry: false });
-  return nul !== undefined && nul.isCharacterDevice() && nul.rdev === stats.rdev;
+  if (nullDevice === null) {
+    const nul = statSync('/dev/null', { throwIfNoEntry: false });
+    nullDevice = nul?.isCharacterDevice() ? nul.rdev : undefined;
+  }
+  return nullDevice !== undefined && nullDevice === stats.rdev;
 }
 
 /** The streams of a run of this process (they serve as the run's IOStreams). */

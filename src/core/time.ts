@@ -49,11 +49,11 @@ function normalizeZone(zone: string): string {
   return zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
 }
 
-/** Epoch microseconds as the API writes times: `2026-11-21T10:00:00.123456Z`. */
+/** Epoch microseconds (whole) as the API writes times: `2026-11-21T10:00:00.123456Z`. The sandbox writes its times with it too. */
 export function formatMicros(micros: number): string {
-  const ms = Math.floor(micros / 1000);
-  const fraction = String(Math.round(micros - ms * 1000)).padStart(3, '0');
-  return new Date(ms).toISOString().replace(/Z$/, `${fraction}Z`);
+  const wholeSeconds = Math.floor(micros / 1_000_000);
+  const fraction = String(micros - wholeSeconds * 1_000_000).padStart(6, '0');
+  return `${new Date(wholeSeconds * 1000).toISOString().slice(0, 19)}.${fraction}Z`;
 }
 
 /** `2026-11-21T10:00:00.123456Z` to the second, `2026-11-21T10:00:00Z`, for narrow views; other text as it is. */

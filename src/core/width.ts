@@ -31,6 +31,7 @@ export function textWidth(text: string): number {
   return isNarrowText(text) ? text.length : stringWidth(text);
 }
 
+/** Made on first use: building one is measurable at start-up. */
 let segmenter: Intl.Segmenter | undefined;
 
 /** Cuts text to at most `width` terminal columns, ending in `…` when cut; whole characters only. */
@@ -47,4 +48,32 @@ export function truncate(text: string, width: number): string {
     used += w;
   }
   return `${result}…`;
+}
+
+/** A line broken into lines of at most `width` columns, at spaces where it can, else mid-word. */
+export function wrapLine(text: string, width: number): string[] {
+  if (textWidth(text) <= width || width < 1) return [text];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/(?<= )/)) {
+    if (line !== '' && textWidth(line + word.trimEnd()) > width) {
+      lines.push(line.trimEnd());
+      line = '';
+    }
+    line += word;
+    while (textWidth(line.trimEnd()) > width) {
+      let head = '';
+      segmenter ??= new Intl.Segmenter();
+      for (const { segment } of segmenter.segment(line)) {
+        // One character wider than the line (a wide character in one column) still moves on.
+        if (head !== '' && textWidth(head + segment) > width) break;
+        head += segment;
+        if (textWidth(head) >= width) break;
+      }
+      lines.push(head);
+      line = line.slice(head.length);
+    }
+  }
+  if (line.trimEnd() !== '') lines.push(line.trimEnd());
+  return lines;
 }

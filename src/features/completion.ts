@@ -5,19 +5,16 @@
  * What completes comes from the tree: subcommands, options, and option values by what the option
  * asks for — commander's choices (`-o`), a `<file>` or `<dir>` placeholder (files, directories), `--data <json>` (`@file`),
  * `--profile` and a profile-name argument (the saved names, read when asked through the hidden
- * `svc __complete profiles`), `--status` (the enum of the command's resource) and `--type` (event
- * types and their prefixes). Any other value gets no candidates: no file names where no file is
+ * `svc __complete profiles`), `--status` (the enum of the command's resource, its choices) and
+ * `--type` (event types and their prefixes). Any other value gets no candidates: no file names where no file is
  * asked for. The scripts skip global options and their values when they find the command.
  */
 import type { Argument, Command, Option } from 'commander';
-import { CAMPAIGN_STATUSES, EVENT_TYPES, LINK_STATUSES, ORDER_STATUSES } from '../api/types.js';
+import { EVENT_TYPES } from '../api/types.js';
 import type { ConfigStore } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-
-/** The status values of each group's resource, for that group's `--status`. */
-const STATUSES: Record<string, readonly string[]> = { campaigns: CAMPAIGN_STATUSES, links: LINK_STATUSES, orders: ORDER_STATUSES };
 
 /** Event types, then each prefix (`order.`) that `--type` also accepts. */
 const EVENT_TYPE_VALUES = [...EVENT_TYPES, ...new Set(EVENT_TYPES.filter((type) => type.includes('.')).map((type) => `${type.split('.')[0]}.`))];
@@ -47,7 +44,6 @@ function optionValues(path: string[], option: Option): Values | undefined {
   if (!(option.required || option.optional)) return undefined;
   if (option.argChoices) return { kind: 'words', words: option.argChoices };
   if (option.long === '--profile') return { kind: 'profiles' };
-  if (option.long === '--status' && STATUSES[path[0]]) return { kind: 'words', words: STATUSES[path[0]] };
   if (option.long === '--type' && path[0] === 'events') return { kind: 'words', words: EVENT_TYPE_VALUES };
   const placeholder = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1];
   if (placeholder === 'file') return { kind: 'files' };

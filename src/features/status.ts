@@ -16,3 +16,10 @@ export function paintStatus(chalk: ChalkInstance, status: unknown): (text: strin
   if (FAILED.has(word)) return chalk.red;
   return (text) => text;
 }
+
+/** The colour of an event type's group: orders magenta, personal links cyan, the rest yellow. */
+export function paintEventGroup(chalk: ChalkInstance, type: string): (text: string) => string {
+  if (type.startsWith('order.')) return chalk.magenta;
+  if (type.startsWith('personal_link.')) return chalk.cyan;
+  return chalk.yellow;
+}

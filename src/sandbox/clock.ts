@@ -4,6 +4,8 @@
  * retries can be exercised in seconds. Every read of "now" in the sandbox goes through it.
  * Times are integers: microseconds since the Unix epoch (safe as numbers until the year 2255).
  */
+import { formatMicros } from '../core/time.js';
+
 export class VirtualClock {
   private offsetMicros = 0;
   private lastTick = 0;
@@ -31,12 +33,8 @@ export class VirtualClock {
 export const MICROS_PER_SECOND = 1_000_000;
 export const MICROS_PER_DAY = 86_400 * MICROS_PER_SECOND;
 
-/** ISO 8601 in UTC with exactly six decimals, as every timestamp of the API is written. */
-export function formatTimestamp(micros: number): string {
-  const wholeSeconds = Math.floor(micros / MICROS_PER_SECOND);
-  const fraction = String(micros - wholeSeconds * MICROS_PER_SECOND).padStart(6, '0');
-  return `${new Date(wholeSeconds * 1000).toISOString().slice(0, 19)}.${fraction}Z`;
-}
+/** ISO 8601 in UTC with exactly six decimals, as every timestamp of the API is written (core/time.ts). */
+export const formatTimestamp = formatMicros;
 
 export function formatNullableTimestamp(micros: number | null): string | null {
   return micros === null ? null : formatTimestamp(micros);

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiProblem, rateLimited } from './errors.js';
 import { RateLimiter } from './ratelimit.js';
 
-export const IMAGE_REQUESTS_PER_MINUTE = 600;
+const IMAGE_REQUESTS_PER_MINUTE = 600;
 /** A 1×1 PNG: every image address of the sandbox opens, without a key. */
 const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 

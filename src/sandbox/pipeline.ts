@@ -41,13 +41,14 @@ export function createApiPipeline(services: PipelineServices): (req: IncomingMes
   const { state, webhooks, limiter, idempotency } = services;
   const router = new Router<ApiRoute>(apiRoutes);
 
-  /** Authorization headers already read, to their keys (a client sends the same one on every call). */
+  /**
+   * Authorization headers already read, to their keys (a client sends the same one on every call;
+   * a key's secret never changes: it is revoked, which is checked on every call).
+   */
   const known = new Map<string, ApiKeyRecord>();
 
   function authenticate(header: string | undefined): ApiKeyRecord {
-    let cached = header === undefined ? undefined : known.get(header);
-    // Were the key's secret ever replaced, the old header is read afresh (and refused).
-    if (cached !== undefined && !(header as string).endsWith(cached.apiKey)) cached = undefined;
+    const cached = header === undefined ? undefined : known.get(header);
     const key = cached ?? findKey(header);
     if (key.revoked) throw refuse('The API key has been revoked.');
     if (!state.tenant.apiAccess) throw refuse('API access is turned off for the account.');

@@ -6,10 +6,9 @@
  */
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeLater, tempDir } from '../helpers/cleanup.js';
+import { tempDir } from '../helpers/cleanup.js';
 import { startTerminal } from '../helpers/pty.js';
 import { runAtTerminal } from '../helpers/tty.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
@@ -121,8 +120,7 @@ describe.concurrent('views on a real terminal', () => {
   });
 
   it('verify-signature shows its verdict once (80×24)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-verdict-'));
-    closeLater(async () => (await import('node:fs/promises')).rm(dir, { recursive: true, force: true }));
+    const dir = tempDir('svc-verdict-');
     writeFileSync(join(dir, 'body.json'), '{}');
     const terminal = await startTerminal(['verify-signature', '--header', `t=1763719200,v1=${'0'.repeat(64)}`, '--payload-file', join(dir, 'body.json'), '--now', '1763719200'], { ...env, SVC_WEBHOOK_SECRET: 'whsec_test' }, { columns: 80, rows: 24 });
     await terminal.waitFor(/EXIT=\d+/);

@@ -11,7 +11,8 @@ import type { Output } from '../../core/output.js';
 import { truncate } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { formatMicros } from '../../core/time.js';
-import { paintStatus } from '../../features/status.js';
+import { paintEventGroup, paintStatus } from '../../features/status.js';
+import { thousands } from '../declare.js';
 
 export interface Stats {
   sinceMicros: number;
@@ -47,14 +48,13 @@ export function renderChart(output: Output, stats: Stats): string {
   const totalWidth = Math.max('total'.length, ...totals.map((text) => text.length));
   const fixed = labelWidth + 2 + 2 + totalWidth;
   // Peaks ("peak 9 at 14:05") only where every bucket still gets a column of its own.
-  const peakText = (counts: number[], group: number) => {
+  const peaks = shownRows.map(({ counts }) => {
     const max = Math.max(...counts);
     if (max === 0) return '';
-    const at = counts.indexOf(max);
-    const bucket = stats.firstBucket + at * group;
+    const bucket = stats.firstBucket + counts.indexOf(max);
     return `peak ${thousands(max)} at ${manyDays ? `${day(bucket * stats.bucketMicros).slice(5)} ` : ''}${clock(stats, bucket)}`;
-  };
-  const peakWidth = Math.max(...shownRows.map((row) => peakText(row.counts, 1).length));
+  });
+  const peakWidth = Math.max(...peaks.map((text) => text.length));
   const withPeaks = width - fixed - 2 - peakWidth >= buckets;
   const room = Math.max(1, width - fixed - (withPeaks ? 2 + peakWidth : 0));
   const group = Math.ceil(buckets / room);
@@ -95,7 +95,7 @@ export function renderChart(output: Output, stats: Stats): string {
     const isAll = row.label === ALL && index === shownRows.length - 1 && rows.length > 1;
     const paint = isAll ? chalk.bold : typePaint(chalk, row.label);
     const name = isAll ? chalk.bold(label) : label;
-    const peak = withPeaks ? `  ${chalk.dim(peakText(row.counts, 1))}` : '';
+    const peak = withPeaks ? `  ${chalk.dim(peaks[index])}` : '';
     if (isAll) lines.push(`${' '.repeat(labelWidth)}  ${chalk.dim('─'.repeat(chartWidth))}`);
     lines.push(`${name}${' '.repeat(labelWidth - stringWidth(label))}  ${bar(row.counts, paint)}  ${totals[index].padStart(totalWidth)}${peak}`.trimEnd());
   });
@@ -154,17 +154,10 @@ function day(micros: number): string {
 
 /** Bars by meaning: cancelled and expired red, others by their group's colour. */
 function typePaint(chalk: Output['chalk'], type: string): (text: string) => string {
-  const byMeaning = paintStatus(chalk, type);
-  if (/\.(cancelled|expired)$/.test(type)) return byMeaning;
-  if (type.startsWith('order.')) return chalk.magenta;
-  if (type.startsWith('personal_link.')) return chalk.cyan;
-  return chalk.yellow;
+  return /\.(cancelled|expired)$/.test(type) ? paintStatus(chalk, type) : paintEventGroup(chalk, type);
 }
 
 function range(n: number): number[] {
   return Array.from({ length: n }, (_, i) => i);
 }
 
-function thousands(n: number): string {
-  return n.toLocaleString('en-US');
-}

@@ -62,7 +62,8 @@ export async function run(ctx: Context, opts: StatsOptions): Promise<void> {
   }
   const brandId = validate.optionalUuid(opts.brand, '--brand');
   warnUnknownTypes(opts.type, (line) => ctx.io.info(line));
-  const shows = eventFilter({ types: opts.type, brandId, sinceMicros });
+  // (Its time is checked below, where the bucket is read from it.)
+  const shows = eventFilter({ types: opts.type, brandId });
 
   const client = await ctx.client();
   const counts = new Map<string, Map<number, number>>();

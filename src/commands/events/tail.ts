@@ -20,9 +20,9 @@ import { terminalSafeLine } from '../../core/sanitize.js';
 import { resolveWebhookSecret } from '../../features/webhook-secret.js';
 import { parseSince } from '../../core/time.js';
 import * as validate from '../../api/checks.js';
-import { explainRefusedCursor, isRefusedCursor } from '../../api/cursor-refusal.js';
+import { explainRefusedCursor } from '../../api/cursor-refusal.js';
 import { defaultColumns } from '../../api/resource-fields.js';
-import { feed, type FeedEvent } from '../../features/events/feed.js';
+import { feed, isRefusedStartCursor, type FeedEvent } from '../../features/events/feed.js';
 import { Forwarder, forwardNote, forwardUrl } from '../../features/events/forward.js';
 import { EventRenderer } from '../../features/events/render.js';
 import { RingBuffer, eventFilter, warnUnknownTypes } from '../../features/events/select.js';
@@ -117,8 +117,6 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   const after = opts.fromStart ? undefined : opts.resume ? saved : opts.after;
   if (opts.resume && saved === undefined) ctx.io.info(`No saved cursor for profile ${profile.name}; starting from the oldest event.`);
   else if (opts.resume && opts.fromStart) ctx.io.info(`note: --from-start: reading the feed from its oldest event; the saved cursor of profile ${profile.name} is replaced as pages are shown`);
-  /** whether the service has answered a request of this run (a refused saved cursor is the first request's) */
-  let answered = false;
 
   const output = await ctx.output();
   const renderer = new EventRenderer(output, { csvColumns: defaultColumns('event'), notes: target !== undefined });
@@ -161,7 +159,6 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   try {
     const giveUpAfterMs = giveUpAfterSeconds === undefined ? undefined : giveUpAfterSeconds * 1000;
     for await (const element of feed({ client, after, limit, follow: Boolean(opts.follow), intervalMs, giveUpAfterMs, signal: ctx.signal })) {
-      if (element.kind !== 'status') answered = true;
       if (element.kind === 'status') {
         const message = terminalSafeLine(element.message);
         ctx.io.info(element.level === 'warning' ? output.chalk.yellow(`… ${message}`) : `… ${message}`);
@@ -192,7 +189,7 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   } catch (error) {
     // The reader went away (`| head`): the page in flight keeps its old cursor; nothing to report.
     if ((error as NodeJS.ErrnoException)?.code === 'EPIPE') return ExitCode.ok;
-    if (opts.resume && after !== undefined && !answered && isRefusedCursor(error)) {
+    if (opts.resume && isRefusedStartCursor(error)) {
       throw explainRefusedCursor(error, `the saved cursor of profile ${profile.name}`, nextPageCommand('svc events tail --resume --from-start', ctx.givenGlobals, {}));
     }
     if (!(error instanceof InterruptedError) && !ctx.signal.aborted) throw error;

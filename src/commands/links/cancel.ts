@@ -8,11 +8,10 @@ import type { PersonalLink } from '../../api/types.js';
 import { apiErrorCode } from '../../api/error-codes.js';
 import { cancelPersonalLink } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
-import { namesFor } from '../../features/names.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import * as validate from '../../api/checks.js';
 import { LIMITS, RequestChecks, checkIdempotencyKey, lengthRule } from '../../features/fields.js';
-import { renderLink } from './show.js';
+import { showLink } from './show.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import type { Command } from 'commander';
 import { dryRunOption, examples, thousands } from '../declare.js';
@@ -62,7 +61,7 @@ export async function run(ctx: Context, opts: CancelOptions, [id]: string[]): Pr
   const link = response.body;
   const output = await ctx.output();
   if (ctx.format === 'table') ctx.io.info(terminalSafeLine(`Link ${link.id} is cancelled${link.cancelledAt ? ` (since ${link.cancelledAt})` : ''}.`));
-  await output.object(link, async (value) => renderLink(output, value, await namesFor(client, ctx.signal, { campaigns: value.campaignId !== null })));
+  await showLink(output, client, ctx.signal, link);
 }
 
 /** --reason, or asked for on a TTY; required either way (1 to 1,000 characters). */

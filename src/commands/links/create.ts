@@ -18,7 +18,6 @@ import type { Context } from '../../app/context.js';
 import type { Prompter } from '../../core/prompter.js';
 import { ApiError, FailureError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
-import { namesFor } from '../../features/names.js';
 import {
   LIMITS,
   RequestChecks,
@@ -31,7 +30,7 @@ import {
 } from '../../features/fields.js';
 import { brandNames, chooseLocale } from '../../features/choose.js';
 import { askEmail, askMessage, askName, findActiveCampaign, pickBrand, pickCampaign } from './prompt.js';
-import { renderLink } from './show.js';
+import { showLink } from './show.js';
 import type { Command } from 'commander';
 import { collect, dryRunOption, examples } from '../declare.js';
 import { API_LIMITS } from '../../api/types.js';
@@ -246,7 +245,7 @@ async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, 
   if (ctx.format === 'table' && link.status === 'REQUESTED') {
     ctx.io.info(output.chalk.yellow('The link waits for your team\'s approval before the player can claim it.'));
   }
-  await output.object(link, async (value) => renderLink(output, value, await namesFor(client, ctx.signal, { me, campaigns: value.campaignId !== null })));
+  await showLink(output, client, ctx.signal, link, me);
 }
 
 function explainRefusal(error: ApiError): ApiError {

@@ -1,8 +1,7 @@
 import { getPersonalLink } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
-import { namesFor } from '../../features/names.js';
 import * as validate from '../../api/checks.js';
-import { renderLink } from './show.js';
+import { showLink } from './show.js';
 import type { Command } from 'commander';
 import { examples, fieldsOption } from '../declare.js';
 
@@ -19,5 +18,5 @@ export async function run(ctx: Context, _opts: unknown, [id]: string[]): Promise
   const client = await ctx.client();
   const link = (await getPersonalLink(client, linkId, { signal: ctx.signal })).body;
   const output = await ctx.output();
-  await output.object(link, async (value) => renderLink(output, value, await namesFor(client, ctx.signal, { campaigns: value.campaignId !== null })));
+  await showLink(output, client, ctx.signal, link);
 }

@@ -134,7 +134,8 @@ export async function chooseVariations(
   return chosen;
 }
 
-function giftsOf(store: RewardStore): StoreGift[] {
+/** The store's gifts, every section's. */
+export function giftsOf(store: RewardStore): StoreGift[] {
   return (store.sections ?? []).flatMap((section) => section.items ?? []);
 }
 

@@ -18,7 +18,7 @@ import { readFileOrStdin } from '../../core/stdin.js';
 import { RequestChecks, checkIdempotencyKey, parseFieldFlags, promptAnswers, requireAnswers, unansweredRequired } from '../../features/fields.js';
 import { ORDER_FLAGS, checkOrder, draftFromFlags, parseOrderFile, rejectBodyFlags, toRequest, type Draft, type PlaceOptions } from './place-body.js';
 import { describeVariations, explainOrderRefusal, type OrderSource } from './place-errors.js';
-import { askAgain, askCountry, canAskAgain, chooseVariations, describeOrderable, walk, type Shown } from './place-prompt.js';
+import { askAgain, askCountry, canAskAgain, chooseVariations, describeOrderable, giftsOf, walk, type Shown } from './place-prompt.js';
 import { formatPrice } from '../../features/price.js';
 import { renderOrder } from './show.js';
 import type { Command } from 'commander';
@@ -134,8 +134,7 @@ async function readShown(client: ApiClient, draft: Draft, signal: AbortSignal): 
     const query = { brandId: draft.brandId, country: draft.recipient.address.country as CountryCode, locale: draft.locale };
     if (draft.storeId === undefined || draft.brandId === undefined) return undefined;
     const store: RewardStore = (await getRewardStore(client, draft.storeId, { ...query, brandId: draft.brandId }, { signal, retry: false })).body;
-    const gift = (store.sections ?? []).flatMap((section) => section.items ?? []).find((item) => item.productId === draft.productId);
-    return gift ? { store, gift } : { store, gift: undefined };
+    return { store, gift: giftsOf(store).find((item) => item.productId === draft.productId) };
   } catch {
     return undefined;
   }
@@ -184,7 +183,8 @@ async function withOrderable(error: ApiError, client: ApiClient, body: PlaceOrde
   if (error.code === 'out_of_stock' || !variationsRefused(error)) return error;
   const gift = shown?.gift ?? (await readShown(client, { storeId: body.storeId, brandId: body.brandId, productId: body.productId, locale: body.locale, recipient: { address: { country: body.recipient.address.country } } }, signal))?.gift;
   if (!gift || gift.combinations.length === 0) return error;
-  return error.explained(error.message, `orderable now: ${describeOrderable(gift).split('; ').map((combination) => combination.split(' ').map((pair) => `--variation ${pair}`).join(' ')).join(' | ')}`);
+  const flags = gift.combinations.map((combination) => Object.entries(combination.variations).map(([name, value]) => `--variation ${name}=${value}`).join(' '));
+  return error.explained(error.message, `orderable now: ${flags.join(' | ')}`);
 }
 
 /** The order as the person will be charged for it, then yes/no. Shown on stderr, never stored. */

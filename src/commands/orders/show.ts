@@ -8,7 +8,7 @@ import { formatPrice } from '../../features/price.js';
 
 export function renderOrder(output: Output, order: RewardStoreOrder, names: Names = new Names()): string {
   const { chalk } = output;
-  const answers = answerLines(output, order.customFields, names.fields);
+  const answers = answerLines(output, order.customFields, names);
   const variations = Object.entries(order.variations ?? {}).map(([name, value]) => `${name}=${value}`).join(', ');
   return [
     ...output.details([

@@ -7,9 +7,9 @@ import type { Context } from '../../app/context.js';
 import { ExitCode, InterruptedError } from '../../core/errors.js';
 import type { Output } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
-import { isRefusedCursor } from '../../api/cursor-refusal.js';
 import { Ledger, ledgerPlace, readRefundCursor, refundCursorRefused } from '../../features/refunds/ledger.js';
 import { currencyName, totalsByCurrency, type Refund } from '../../features/refunds/refund.js';
+import { isRefusedStartCursor } from '../../features/events/feed.js';
 import { dueRefunds } from '../../features/refunds/source.js';
 import { Names, namesFor } from '../../features/names.js';
 import type { Command } from 'commander';
@@ -38,10 +38,8 @@ export async function run(ctx: Context, opts: DueOptions): Promise<number | void
   const output = await ctx.output();
   const array = output.format === 'json' ? output.jsonArray() : undefined;
   const forTable: Refund[] = [];
-  let answered = false;
   try {
     for await (const element of dueRefunds({ client, ledger, after, follow: false, intervalMs: 0, signal: ctx.signal })) {
-      answered = true;
       if (element.kind !== 'page') continue;
       if (output.format === 'jsonl') {
         if (element.refunds.length > 0) await output.io.write(element.refunds.map((refund) => `${output.json(refund)}\n`).join(''));
@@ -53,7 +51,7 @@ export async function run(ctx: Context, opts: DueOptions): Promise<number | void
     }
   } catch (error) {
     if (error instanceof InterruptedError || ctx.signal.aborted) return ExitCode.interrupted;
-    if (after !== undefined && !answered && isRefusedCursor(error)) throw refundCursorRefused(ctx, place, error, { ledger: opts.ledger });
+    if (isRefusedStartCursor(error)) throw refundCursorRefused(ctx, place, error, { ledger: opts.ledger });
     throw error;
   } finally {
     await array?.close().catch(() => undefined);

@@ -10,12 +10,12 @@ import type { Context } from '../../app/context.js';
 import { ExitCode, FailureError, InterruptedError, UnavailableError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import * as validate from '../../core/validate.js';
-import { isRefusedCursor } from '../../api/cursor-refusal.js';
 import { execRefund } from '../../features/refunds/exec.js';
 import { unpayable } from '../../features/refunds/refund.js';
 import { Ledger, ledgerPlace, readRefundCursor, refundCursorRefused, writeRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
 import { acquireLedgerLock } from '../../features/refunds/lock.js';
 import { currencyName } from '../../features/refunds/refund.js';
+import { isRefusedStartCursor } from '../../features/events/feed.js';
 import { dueRefunds } from '../../features/refunds/source.js';
 import type { Command } from 'commander';
 import { dryRunOption, examples } from '../declare.js';
@@ -85,7 +85,6 @@ export async function run(ctx: Context, opts: RunOptions): Promise<number | void
   let paid = 0;
   let savedCursor: string | undefined;
   let after: string | undefined;
-  let answered = false;
   try {
     // Read under the lock: what an earlier runner recorded is seen before anything is paid.
     await ledger.refresh();
@@ -94,7 +93,6 @@ export async function run(ctx: Context, opts: RunOptions): Promise<number | void
     if (opts.fromStart) warn('note: --from-start: reading the feed from its oldest event; the ledger still holds, so nothing is paid twice');
     savedCursor = after;
     for await (const element of dueRefunds({ client, ledger, after, follow: Boolean(opts.follow), intervalMs, signal: ctx.signal })) {
-      if (element.kind !== 'status') answered = true;
       if (element.kind === 'status') {
         warn(`… ${terminalSafeLine(element.message)}`);
         continue;
@@ -150,7 +148,7 @@ export async function run(ctx: Context, opts: RunOptions): Promise<number | void
       warn(`interrupted; ${paid} ${paid === 1 ? 'refund' : 'refunds'} paid and recorded`);
       return ExitCode.interrupted;
     }
-    if (after !== undefined && !answered && isRefusedCursor(error)) throw refundCursorRefused(ctx, place, error, { ledger: opts.ledger, exec: opts.exec });
+    if (isRefusedStartCursor(error)) throw refundCursorRefused(ctx, place, error, { ledger: opts.ledger, exec: opts.exec });
     throw error;
   } finally {
     await array?.close().catch(() => undefined);

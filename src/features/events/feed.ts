@@ -10,11 +10,12 @@
  */
 import type { ApiClient } from '../../api/client.js';
 import { CursorGuard } from '../../api/cursor-guard.js';
+import { isRefusedCursor } from '../../api/cursor-refusal.js';
 import { readPage, type Page } from '../../api/paginate.js';
 import { listEvents } from '../../api/resources.js';
 import { backoffMs } from '../../api/retry.js';
 import type { SvcEvent } from '../../api/types.js';
-import { UnavailableError, isTransient } from '../../core/errors.js';
+import { UnavailableError, isTransient, type ApiError } from '../../core/errors.js';
 import { sleep as abortableSleep } from '../../core/sleep.js';
 import type { Sleep } from '../../api/pacer.js';
 
@@ -48,6 +49,17 @@ export interface FeedOptions {
 /** Waits between failed polls stop growing here, so an outage ends within half a minute of recovery. */
 const MAX_FAILURE_WAIT_MS = 30_000;
 
+/** Refusals of the cursor a walk started from (see isRefusedStartCursor). */
+const refusedStarts = new WeakSet<object>();
+
+/**
+ * Whether `error` ended a walk of feed() at its first request, refusing the `after` it was given:
+ * a saved cursor the service does not know (cursor-refusal.ts says how to start over).
+ */
+export function isRefusedStartCursor(error: unknown): error is ApiError {
+  return typeof error === 'object' && error !== null && refusedStarts.has(error);
+}
+
 export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
   const sleep = options.sleep ?? abortableSleep;
   let cursor: string | null = options.after ?? null;
@@ -56,6 +68,8 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
   let reason: string | undefined;
   const now = options.now ?? (() => performance.now());
   let succeededAt = now();
+  /** whether a page has been read */
+  let read = false;
   // A cursor already followed, or the same page twice, ends the walk (cursor_loop) before it is shown.
   const guard = new CursorGuard('GET /events', cursor);
   for (;;) {
@@ -68,6 +82,8 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
         ...(options.follow ? { retry: false } : {}),
       })).body, 'GET /events');
     } catch (error) {
+      // The cursor the walk started from, refused before any page was read: a saved cursor of another feed.
+      if (!read && options.after !== undefined && isRefusedCursor(error)) refusedStarts.add(error);
       if (!options.follow || !isTransient(error)) throw error;
       const message = (error as Error).message;
       const downMs = now() - succeededAt;
@@ -89,6 +105,7 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
       reason = undefined;
     }
     succeededAt = now();
+    read = true;
     const { items, nextCursor } = page;
     const events = items.map(toFeedEvent);
     guard.page(events.map((item) => item.raw).join('\n'), events.length === 0);
@@ -119,7 +136,6 @@ function giveUp(error: unknown, downMs: number): UnavailableError {
   );
 }
 
-export { isTransient };
 
 /** Unknown shapes and types pass through untouched: they are shown, never dropped. */
 function toFeedEvent(item: unknown): FeedEvent {

@@ -19,7 +19,7 @@ import { escapeJson, terminalSafeLine } from '../../core/sanitize.js';
 import { toTheSecond } from '../../core/time.js';
 import { FEED_EVENT_TYPES, LINK_STATUSES, ORDER_STATUSES } from '../../api/types.js';
 import type { Names } from '../names.js';
-import { paintStatus } from '../status.js';
+import { paintEventGroup, paintStatus } from '../status.js';
 
 const GAP = '  ';
 /** The longest event type and status of the description: their columns never cut a known one. */
@@ -113,7 +113,7 @@ export class EventRenderer {
     const data = (event?.data ?? {}) as Record<string, unknown>;
     // An event without a readable type is still shown, so its line is never blank.
     const type = text(event?.type) || '(no type)';
-    const paint = type.startsWith('order.') ? chalk.magenta : type.startsWith('personal_link.') ? chalk.cyan : chalk.yellow;
+    const paint = paintEventGroup(chalk, type);
     // A note may come coloured: its colour is dropped, so cutting it never splits an escape sequence.
     const rest = [note === undefined ? '' : stripVTControlCharacters(note), details(type, data, this.names)].filter(Boolean).join(GAP);
     const time = text(event?.occurredAt);

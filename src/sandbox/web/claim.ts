@@ -13,7 +13,7 @@ import { choiceValue, defaultCountry, offeredCountries, offeredGifts, parseChoic
 const SITE = 'Gift site';
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 
-export function countryName(code: string): string {
+function countryName(code: string): string {
   return `${regionNames.of(code) ?? code} (${code})`;
 }
 
@@ -110,13 +110,13 @@ ${field({ name: 'recipient.address.city', label: LABELS['recipient.address.city'
 ${postal ? field({ name: 'recipient.address.postalCode', label: LABELS['recipient.address.postalCode'], value: answers['recipient.address.postalCode'], required: true, maxlength: LIMITS.postalCode, hint: `Up to ${LIMITS.postalCode} characters.`, error: errorOf('recipient.address.postalCode'), autocomplete: 'postal-code' }) : html`<p class="hint">No postal code is needed for ${countryName(country)}.</p>`}`;
 }
 
-function claimForm(state: SandboxState, guard: FormGuard, link: PersonalLink, country: string, answers: Answers, errors: FieldError[], countryError?: string): string {
+/** The claim form for `country`, one of `countries` (the link's offered countries). */
+function claimForm(state: SandboxState, guard: FormGuard, link: PersonalLink, countries: string[], country: string, answers: Answers, errors: FieldError[], countryError?: string): string {
   const errorOf = (name: string): string | undefined => {
     const found = errors.find((e) => e.field === name);
     return found === undefined ? undefined : explain(found);
   };
   const brand = state.brand(link.brandId)?.name ?? 'the operator';
-  const countries = offeredCountries(state, link);
   const gifts = offeredGifts(state, link, country);
   const chosen = answers.choice;
   const giftError = errorOf('productId') ?? errorOf('variations');
@@ -182,9 +182,10 @@ async function claimPost(services: AdminServices, guard: FormGuard, req: Incomin
     await handleAdmin(services, 'POST', `/links/${link.id}/claim`, async () => body);
   } catch (err) {
     if (!(err instanceof ApiProblem) || err.code !== 'invalid_request') throw err;
-    const shown = offeredCountries(state, link).includes(country) ? country : defaultCountry(state, link);
+    const countries = offeredCountries(state, link);
+    const shown = countries.includes(country) ? country : defaultCountry(state, link, countries);
     if (shown === undefined) throw err;
-    sendPage(res, 400, claimForm(state, guard, link, shown, answers, err.extras.errors ?? []));
+    sendPage(res, 400, claimForm(state, guard, link, countries, shown, answers, err.extras.errors ?? []));
     return;
   }
   redirect(res, `/claim/${link.id}`);
@@ -207,14 +208,14 @@ export function claimSite(services: AdminServices, guard: FormGuard): ClaimSite 
       if (closedPage(res, link)) return;
       const countries = offeredCountries(state, link);
       const asked = query.get('country');
-      const fallback = defaultCountry(state, link);
+      const fallback = defaultCountry(state, link, countries);
       if (fallback === undefined) {
         statusPage(res, 200, 'No gifts right now', html`<p>No gift can be delivered at the moment. Please open this link again later.</p>`);
         return;
       }
       const country = asked !== null && countries.includes(asked) ? asked : fallback;
       const countryError = asked !== null && asked !== country ? 'Gifts are not delivered to that country; choose one from the list.' : undefined;
-      sendPage(res, 200, claimForm(state, guard, link, country, {}, [], countryError));
+      sendPage(res, 200, claimForm(state, guard, link, countries, country, {}, [], countryError));
     },
   };
 }

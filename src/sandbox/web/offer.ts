@@ -43,8 +43,7 @@ export function offeredCountries(state: SandboxState, link: PersonalLink): strin
 }
 
 /** The country a claim page starts with: the link locale's region when gifts go there, else the first. */
-export function defaultCountry(state: SandboxState, link: PersonalLink): string | undefined {
-  const countries = offeredCountries(state, link);
+export function defaultCountry(state: SandboxState, link: PersonalLink, countries = offeredCountries(state, link)): string | undefined {
   const region = /-([A-Z]{2})$/.exec(link.locale)?.[1];
   return region !== undefined && countries.includes(region) ? region : countries[0];
 }
