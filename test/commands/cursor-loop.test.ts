@@ -18,7 +18,7 @@ let env: Record<string, string>;
 beforeEach(async () => {
   api = await new ApiDouble().start();
   dir = tempDir();
-  env = { SVC_API_KEY: 'svc_live_test0000000000', SVC_BASE_URL: api.baseUrl, SVC_CONFIG_DIR: dir, PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  env = api.env(dir, { PATH: process.env.PATH ?? '/usr/bin:/bin' });
 });
 afterEach(async () => {
   await api.stop();

@@ -8,19 +8,16 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { USER_AGENT } from '../../src/version.js';
-import { tempDir } from '../helpers/cleanup.js';
 import { cancelOrder, placeOrders } from '../helpers/orders.js';
 import { runInProcess } from '../helpers/run.js';
-import { startSandbox, type TestSandbox } from '../sandbox/helpers.js';
+import { startSandboxWithConfig, type TestSandbox } from '../sandbox/helpers.js';
 
 let sandbox: TestSandbox;
 let dir: string;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  sandbox = await startSandbox();
-  dir = tempDir();
-  env = { SVC_API_KEY: sandbox.apiKey('full'), SVC_BASE_URL: sandbox.info.baseUrl, SVC_CONFIG_DIR: dir, PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  ({ sandbox, dir, env } = await startSandboxWithConfig(() => ({ PATH: process.env.PATH ?? '/usr/bin:/bin' })));
 });
 afterEach(async () => {
   await sandbox.close();

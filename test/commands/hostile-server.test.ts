@@ -23,7 +23,7 @@ let api: ApiDouble;
 let env: Record<string, string>;
 beforeEach(async () => {
   api = await new ApiDouble().start();
-  env = { SVC_API_KEY: 'svc_live_test0000000000', SVC_BASE_URL: api.baseUrl, SVC_CONFIG_DIR: tempDir(), PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  env = api.env(tempDir(), { PATH: process.env.PATH ?? '/usr/bin:/bin' });
 });
 afterEach(async () => {
   await api.stop();

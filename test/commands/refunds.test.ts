@@ -4,17 +4,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiDouble } from '../helpers/double.js';
 import { runInProcess } from '../helpers/run.js';
 import { cancelOrder, placeOrders as placeFor } from '../helpers/orders.js';
-import { tempConfigDir } from '../helpers/svc.js';
-import { startSandbox, type TestSandbox } from '../sandbox/helpers.js';
+import { startSandboxWithConfig, type TestSandbox } from '../sandbox/helpers.js';
 
 let sandbox: TestSandbox;
 let dir: string;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  sandbox = await startSandbox();
-  dir = tempConfigDir();
-  env = { SVC_API_KEY: sandbox.apiKey('full'), SVC_BASE_URL: sandbox.info.baseUrl, SVC_CONFIG_DIR: dir, PATH: process.env.PATH ?? '/usr/bin:/bin', REC: join(dir, 'paid.log') };
+  ({ sandbox, dir, env } = await startSandboxWithConfig((config) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', REC: join(config, 'paid.log') })));
 });
 afterEach(async () => {
   await sandbox.close();

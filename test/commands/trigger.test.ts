@@ -3,17 +3,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/api/types.js';
 import { ApiDouble } from '../helpers/double.js';
 import { runInProcess } from '../helpers/run.js';
-import { tempConfigDir } from '../helpers/svc.js';
-import { startReceiver, startSandbox, type TestSandbox } from '../sandbox/helpers.js';
+import { startReceiver, startSandboxWithConfig, type TestSandbox } from '../sandbox/helpers.js';
 
 let sandbox: TestSandbox;
 let dir: string;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  sandbox = await startSandbox();
-  dir = tempConfigDir();
-  env = { SVC_API_KEY: sandbox.apiKey('full'), SVC_BASE_URL: sandbox.info.baseUrl, SVC_CONFIG_DIR: dir };
+  ({ sandbox, dir, env } = await startSandboxWithConfig());
 });
 afterEach(async () => {
   await sandbox.close();

@@ -12,15 +12,13 @@ import type { IOStreams } from '../../src/core/io.js';
 import { tempDir } from '../helpers/cleanup.js';
 import { cancelOrder, placeOrders } from '../helpers/orders.js';
 import { runInProcess } from '../helpers/run.js';
-import { startSandbox, type TestSandbox } from '../sandbox/helpers.js';
+import { startSandboxWithConfig, type TestSandbox } from '../sandbox/helpers.js';
 
 let sandbox: TestSandbox;
 let dir: string;
 let env: Record<string, string>;
 beforeEach(async () => {
-  sandbox = await startSandbox();
-  dir = tempDir();
-  env = { SVC_API_KEY: sandbox.apiKey('full'), SVC_BASE_URL: sandbox.info.baseUrl, SVC_CONFIG_DIR: dir, PATH: process.env.PATH ?? '/usr/bin:/bin', PAID: join(dir, 'paid.log') };
+  ({ sandbox, dir, env } = await startSandboxWithConfig((config) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', PAID: join(config, 'paid.log') })));
 });
 afterEach(async () => {
   await sandbox.close();

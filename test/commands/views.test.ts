@@ -35,7 +35,7 @@ let env: Record<string, string>;
 
 beforeEach(async () => {
   api = await new ApiDouble().start();
-  env = { SVC_API_KEY: 'svc_live_test0000000000', SVC_BASE_URL: api.baseUrl, SVC_CONFIG_DIR: '/nonexistent-svc-config' };
+  env = api.env('/nonexistent-svc-config');
 });
 afterEach(async () => {
   await api.stop();

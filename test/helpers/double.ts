@@ -86,6 +86,11 @@ export class ApiDouble {
     return this.requests.filter((request) => `${request.method} ${request.path}` === route).length;
   }
 
+  /** svc pointed at this double through the environment: a test key, its base URL, `configDir`, and `extra`. */
+  env(configDir: string, extra: Record<string, string> = {}): Record<string, string> {
+    return { SVC_API_KEY: 'svc_live_test0000000000', SVC_BASE_URL: this.baseUrl, SVC_CONFIG_DIR: configDir, ...extra };
+  }
+
   async start(): Promise<this> {
     this.server = createServer((request, response) => {
       let body = '';

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 import { type SandboxInfo, type SandboxOptions, createSandbox } from '../../src/sandbox/app.js';
 import { type ListeningSandbox, listen } from '../../src/sandbox/server.js';
+import { tempDir } from '../helpers/cleanup.js';
 
 export interface Reply {
   status: number;
@@ -43,6 +44,16 @@ async function toReply(res: Response): Promise<Reply> {
     body = undefined;
   }
   return { status: res.status, headers: res.headers, text, body };
+}
+
+/**
+ * A sandbox with svc pointed at it through the environment: its `full` key and base URL, and a
+ * fresh config directory (`extra`: more variables, which may name files in that directory).
+ */
+export async function startSandboxWithConfig(extra: (dir: string) => Record<string, string> = () => ({})): Promise<{ sandbox: TestSandbox; dir: string; env: Record<string, string> }> {
+  const sandbox = await startSandbox();
+  const dir = tempDir();
+  return { sandbox, dir, env: { SVC_API_KEY: sandbox.apiKey('full'), SVC_BASE_URL: sandbox.info.baseUrl, SVC_CONFIG_DIR: dir, ...extra(dir) } };
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
