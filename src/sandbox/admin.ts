@@ -184,7 +184,7 @@ const routes: AdminRoute[] = [
       const link = adminLink(ctx);
       const { state } = ctx.services;
       // An answer is only read for a link that can be claimed: a closed link is 409 whatever was sent.
-      if (link.status !== 'ACTIVE') throw new ApiProblem(409, 'invalid_transition', `Link ${link.id} is ${link.status}; only an ACTIVE link can be claimed.`);
+      transition(() => state.assertClaimable(link));
       const choice = readClaim(state, link, bodyObject(ctx.body));
       const order = transition(() => state.claimLink(link, choice));
       return ok({ link: linkJson(link), order: orderJson(order) });

@@ -329,12 +329,17 @@ export class SandboxState {
     this.moveLink(link, 'ACTIVE', 'personal_link.approved', null);
   }
 
+  /** Only an ACTIVE link can be claimed (TransitionError otherwise). */
+  assertClaimable(link: PersonalLink): void {
+    if (link.status !== 'ACTIVE') throw new TransitionError(`Link ${link.id} is ${link.status}; only an ACTIVE link can be claimed.`);
+  }
+
   /**
    * The player claims an ACTIVE link with the gift they chose (decided and checked before this is
    * called); the order this places takes its stock and belongs to no key.
    */
   claimLink(link: PersonalLink, choice: ClaimChoice): Order {
-    if (link.status !== 'ACTIVE') throw new TransitionError(`Link ${link.id} is ${link.status}; only an ACTIVE link can be claimed.`);
+    this.assertClaimable(link);
     this.moveLink(link, 'CLAIMED', 'personal_link.claimed', null);
     const { store, gift, variations, country, recipient } = choice;
     const combination = gift.combinations.find((c) => sameVariations(c.variations, variations));

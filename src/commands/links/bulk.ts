@@ -120,7 +120,7 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
     ctx.signal.removeEventListener('abort', onInterrupt);
     ctx.io.streams.stdout.off('error', onOutputError);
     progress?.stop();
-    if (outputClosed) untried = await notTried(countable ? path : undefined, read, tried);
+    if (outputClosed) untried = await notTried(countable ? path : undefined, read, tried, total);
     if (tally.total > 0 || outputClosed) {
       ctx.io.info(
         ctx.options.dryRun && !outputClosed
@@ -231,12 +231,12 @@ async function* counted(rows: AsyncIterable<SourceRow>, onRow: (row: number) => 
 }
 
 /**
- * How many rows were never tried, in words: a file is counted again to its end; standard input, read
- * only once, is counted as far as it was read.
+ * How many rows were never tried, in words: a file is counted to its end (once: `counted` when the
+ * progress bar already did); standard input, read only once, is counted as far as it was read.
  */
-async function notTried(path: string | undefined, read: number, tried: number): Promise<string> {
+async function notTried(path: string | undefined, read: number, tried: number, counted?: number): Promise<string> {
   const plural = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
   if (path === undefined) return `${plural(Math.max(0, read - tried))} read and the rest of standard input`;
-  const total = await countRows(path).catch(() => undefined);
+  const total = counted ?? (await countRows(path).catch(() => undefined));
   return total === undefined ? `${plural(Math.max(0, read - tried))} read and the rest of the file` : plural(Math.max(0, total - tried));
 }
