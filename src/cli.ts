@@ -198,3 +198,9 @@ function inertRuntime(): Runtime {
 export function allCommands(command: Command): Command[] {
   return command.commands.flatMap((child) => [child, ...allCommands(child)]);
 }
+
+/** The command reference and the man page (docs/reference/, docs/svc.1), for `npm run docs`. */
+export async function referenceFiles(): Promise<import('./features/reference.js').ReferenceFiles> {
+  const { renderReference } = await import('./features/reference.js');
+  return renderReference(await commandTree());
+}
