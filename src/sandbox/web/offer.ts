@@ -4,7 +4,7 @@ import type { Gift, GiftCombination, PersonalLink, Recipient, RewardStore } from
 import { type ClaimChoice, type SandboxState, sameVariations } from '../store.js';
 
 /*
- * Which gifts a sandbox link offers (the sandbox's decision; README "The gift site"): every gift
+ * Which gifts a sandbox link offers (the sandbox's decision; docs/sandbox.md, "The gift site and the workspace"): every gift
  * that GET /reward-stores/{id} shows for the link's brand, the delivery country and the link's
  * locale, in each LIVE store serving that brand — the same sections, gifts and orderable
  * combinations, in the same order. The countries offered are those any such gift is delivered to.
