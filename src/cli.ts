@@ -3,6 +3,7 @@
  * module — a group's verb table or a verb's declaration and work — is imported only when that
  * command runs, so `svc profiles ls` loads commander, this file and the one verb.
  */
+import type { Command as TypedCommand } from '@commander-js/extra-typings';
 import { Command, Option } from 'commander';
 import { outputOf, runMain, secretFlagRefusal, SECRET_FLAGS, type Runtime } from './app/main.js';
 import type { VerbModule, VerbTable } from './app/verb.js';
@@ -152,7 +153,7 @@ export function buildProgram(runtime: Runtime): { program: Command; tree: () => 
 async function fillNode(runtime: Runtime, entry: Entry, node: Command, verbName?: string): Promise<void> {
   const loaded = await entry.load();
   if (!('verbs' in loaded)) {
-    loaded.declare(node);
+    loaded.declare(typed(node));
     runtime.attach(node, loaded);
     return;
   }
@@ -160,10 +161,13 @@ async function fillNode(runtime: Runtime, entry: Entry, node: Command, verbName?
   const verbs = await Promise.all(names.map((name) => loaded.verbs[name]()));
   names.forEach((name, i) => {
     const command = node.command(name);
-    verbs[i].declare(command);
+    verbs[i].declare(typed(command));
     runtime.attach(command, verbs[i]);
   });
 }
+
+/** A node as a verb declares on it: commander's own class, with the types of extra-typings (see app/verb.ts). */
+const typed = (node: Command) => node as unknown as TypedCommand;
 
 /** Runs svc with these arguments; returns the exit code. Only bin/ exits. */
 export function main(argv: string[], streams: IOStreams = processStreams()): Promise<number> {

@@ -56,11 +56,11 @@ export async function runMain(argv: string[], streams: IOStreams, build: Program
     signal: controller.signal,
     attach(command, verb) {
       command.action(async (...args: unknown[]) => {
-        const positionals = args.slice(0, -2).flatMap((value) => (Array.isArray(value) ? value : [value])) as string[];
         const context = new Context(command.optsWithGlobals(), streams, controller.signal, { given: givenGlobals(program!), tree });
         state.context = context;
         await context.start();
-        const code = await verb.run(context, command.opts() as never, positionals);
+        // The arguments as commander processed them (a variadic one is an array), then the options.
+        const code = await verb.run(context, command.opts(), args.slice(0, -2));
         await context.finish();
         state.exitCode = typeof code === 'number' ? code : ExitCode.ok;
       });

@@ -11,16 +11,13 @@ import { getMe, testWebhook } from '../api/resources.js';
 import { headerValue, type ApiClient, type ApiResponse } from '../api/client.js';
 import type { Me } from '../api/types.js';
 import type { Context, ResolvedProfile } from '../app/context.js';
+import type { OptionsOf } from '../app/verb.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { wrapLine } from '../core/output.js';
 import { MASKED_KEY, isApiKeyFormat, maskKey } from '../api/keys.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples } from './declare.js';
-
-interface Options {
-  webhook?: boolean;
-}
 
 export interface Check {
   check: 'config' | 'key' | 'api' | 'clock' | 'webhook';
@@ -33,14 +30,14 @@ export interface Check {
 /** The signature tolerance of the API: a receiver rejects timestamps further than this from its clock. */
 const TOLERANCE_SECONDS = 300;
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('check config, key, API, clock and webhook setup; one line each with a fix')
     .option('--webhook', "also send a test delivery to the key's webhook URL (POST /webhooks:test)")
     .addHelpText('after', examples('svc doctor', 'svc --profile staging doctor --webhook', 'svc doctor -o json | jq ".[] | select(.ok | not)"'));
 }
 
-export async function run(ctx: Context, opts: Options): Promise<number> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<number> {
   const checks: Check[] = [];
   let profile: ResolvedProfile | undefined;
   try {

@@ -14,6 +14,7 @@ import { defaultColumns } from '../api/resource-fields.js';
 import { API_LIMITS, type PersonalLink, type RewardStoreOrder, type SvcEvent } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
 import type { Context } from '../app/context.js';
+import type { ArgsOf, OptionsOf } from '../app/verb.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
 import { cellText, valueAt } from '../core/fields.js';
 import { truncate, type Column, type Output } from '../core/output.js';
@@ -23,12 +24,8 @@ import { parseSince, parseTimestamp, toTheSecond } from '../core/time.js';
 import * as validate from '../api/checks.js';
 import { namesFor, type Names } from '../features/names.js';
 import { paintStatus } from '../features/status.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples, fieldsOption } from './declare.js';
-
-interface Options {
-  since?: string;
-}
 
 export type Found = { kind: 'link'; record: PersonalLink } | { kind: 'order'; record: RewardStoreOrder };
 
@@ -39,8 +36,8 @@ export class NotFoundError extends SvcError {
   }
 }
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .argument('<id>', 'a link id or an order id')
     .description('a link or order and its history from the event feed, oldest first')
     .option('--since <time|duration>', 'read events that occurred at or after this: 15m, 2h, 7d or an ISO time (default: the whole feed, 30 days)')
@@ -48,7 +45,7 @@ export function declare(command: Command): void {
     .addHelpText('after', examples('svc inspect <id>', 'svc inspect <id> --since 2d', 'svc inspect <id> -o json | jq .events[].type', 'svc inspect <id> -o csv --fields occurredAt,type,data.status'));
 }
 
-export async function run(ctx: Context, opts: Options, [rawId]: string[]): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>, [rawId]: ArgsOf<typeof declare>): Promise<void> {
   const id = validate.uuid(rawId, 'ID').toLowerCase();
   const sinceMicros = parseSince(opts.since, Date.now());
   const client = await ctx.client();

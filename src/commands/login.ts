@@ -3,31 +3,29 @@ import { getMe } from '../api/resources.js';
 import type { Me } from '../api/types.js';
 import type { Profile } from '../core/config.js';
 import type { Context } from '../app/context.js';
+import type { OptionsOf } from '../app/verb.js';
 import { ApiError, UsageError } from '../core/errors.js';
 import { MASKED_KEY, isApiKeyFormat, maskKey } from '../api/keys.js';
 import { readStdinLines } from '../core/stdin.js';
 import { terminalSafeLine } from '../core/sanitize.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples } from './declare.js';
 
-interface Options {
-  apiKeyStdin?: boolean;
-  webhookSecretStdin?: boolean;
-}
+type Options = OptionsOf<typeof declare>;
 
 const SECRET_FORMAT = /^[0-9a-fA-F]{64}$/;
 /** A person at the terminal gets this many tries at pasting a key. */
 const MAX_ATTEMPTS = 5;
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('check an API key with GET /me and save it in a profile')
     .option('--api-key-stdin', 'read the API key from standard input instead of prompting')
     .option('--webhook-secret-stdin', 'also read the webhook secret from standard input (the line after the key)')
     .addHelpText('after', examples('svc login', 'printf "%s\\n" "$KEY" | svc login --profile ci --api-key-stdin', 'svc login --profile staging --base-url https://api.example.test/v1'));
 }
 
-export async function run(ctx: Context, opts: Options): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<void> {
   // The same profile and base URL every other command would use (--profile, SVC_PROFILE, `profiles use`).
   const { name, baseUrl, stored: existing } = await ctx.profile();
   const config = await ctx.config();

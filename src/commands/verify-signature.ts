@@ -3,6 +3,7 @@
  * verdict with its evidence and, when invalid, the mistake that explains it. Exit 0 valid, 1 invalid.
  */
 import type { Context } from '../app/context.js';
+import type { OptionsOf } from '../app/verb.js';
 import { ExitCode, FailureError, UsageError } from '../core/errors.js';
 import * as validate from '../core/validate.js';
 import type { Output } from '../core/output.js';
@@ -11,16 +12,8 @@ import { DEFAULT_TOLERANCE_SECONDS, verifySignature, type InvalidReason, type Ve
 import { diagnose, type Cause } from '../core/signature-diagnose.js';
 import { knownSecrets, resolveWebhookSecret } from '../features/webhook-secret.js';
 import { readFileOrStdin } from '../core/stdin.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples } from './declare.js';
-
-export interface VerifyOptions {
-  header?: string;
-  payloadFile?: string;
-  secretStdin?: boolean;
-  tolerance?: string;
-  now?: string;
-}
 
 /** What `-o json|jsonl` prints: the verdict and every piece of evidence, never the secret. */
 export interface VerifyReport {
@@ -41,8 +34,8 @@ export interface VerifyReport {
   secretSource: string;
 }
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('check a Svc-Signature header against a payload and explain why it fails')
     .option('--header <value>', 'the Svc-Signature header value')
     .option('--payload-file <file>', 'the raw body as received (- reads stdin)')
@@ -52,7 +45,7 @@ export function declare(command: Command): void {
     .addHelpText('after', examples('svc verify-signature --header "t=1763719200,v1=5f…" --payload-file body.json', 'svc verify-signature --header "$SIG" --payload-file - < body.json'));
 }
 
-export async function run(ctx: Context, opts: VerifyOptions): Promise<number> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<number> {
   if (opts.header === undefined) throw new UsageError('--header: required (the Svc-Signature header value)');
   if (opts.payloadFile === undefined) throw new UsageError('--payload-file: required (the raw body as received, - for stdin)');
   if (opts.payloadFile === '-' && opts.secretStdin) throw new UsageError('--payload-file - and --secret-stdin cannot both read standard input');

@@ -5,9 +5,10 @@
  * with events). A terminal gets a chart (chart.ts); a pipe gets JSON lines
  * `{"bucketStart", "type", "count"}`, one per bucket and type, oldest first (csv and json too).
  */
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import * as validate from '../../api/checks.js';
 import type { Context } from '../../app/context.js';
+import type { OptionsOf } from '../../app/verb.js';
 import { UsageError } from '../../core/errors.js';
 import { formatMicros, parseDuration, parseSince, parseTimestamp } from '../../core/time.js';
 import { feed } from '../../features/events/feed.js';
@@ -16,21 +17,14 @@ import { API_LIMITS } from '../../api/types.js';
 import { collect, examples } from '../declare.js';
 import { renderChart, type Stats } from './chart.js';
 
-export interface StatsOptions {
-  since?: string;
-  bucket?: string;
-  type?: string[];
-  brand?: string;
-}
-
 /** More buckets than this is a mistake (`--bucket 1s` over a month), refused before any request. */
 const MAX_BUCKETS = 10_000;
 /** Distinct types kept apart; a feed with more (a hostile one) counts the rest under OTHER. */
 const MAX_TYPES = 200;
 const OTHER = '(other types)';
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('count feed events per type per time bucket: a chart on a terminal, JSON lines in a pipe')
     .option('--since <time|duration>', 'count events that occurred at or after this: 15m, 2h, 7d or an ISO time (default 24h)')
     .option('--bucket <duration>', 'width of each time bucket: 1m, 5m, 1h, 1d (default 1h)')
@@ -47,7 +41,7 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, opts: StatsOptions): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<void> {
   const nowMs = Date.now();
   const bucketSeconds = parseDuration(opts.bucket ?? '1h');
   if (bucketSeconds === undefined || bucketSeconds < 1) {

@@ -28,6 +28,7 @@ import { SideRequests } from '../../api/side.js';
 import type { ProxySettings } from '../../api/proxy.js';
 import { deliveryUrl } from '../../core/net.js';
 import type { Context } from '../../app/context.js';
+import type { OptionsOf } from '../../app/verb.js';
 import { ExitCode, FailureError, SvcError, UsageError } from '../../core/errors.js';
 import { createExclusive, SymlinkRefusedError } from '../../core/safe-file.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
@@ -38,17 +39,8 @@ import { currentProfileSecret, resolveWebhookSecret, type ResolvedSecret } from 
 import { registerWithSandbox } from './register.js';
 import * as validate from '../../core/validate.js';
 import { EventRenderer } from '../../features/events/render.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples } from '../declare.js';
-
-export interface ListenOptions {
-  port?: string;
-  path?: string;
-  saveDir?: string;
-  forwardTo?: string;
-  /** false with --no-register */
-  register?: boolean;
-}
 
 /** Deliveries are small JSON events; anything over 1 MiB is refused (413) before it is kept. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -84,8 +76,8 @@ interface Verdict {
   duplicate?: boolean;
 }
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('run a local receiver that verifies and prints each delivery')
     .option('--port <port>', 'port to listen on (default 4242; 0 picks a free one)')
     .option('--path <path>', 'path to accept deliveries on (default /webhooks)')
@@ -104,7 +96,7 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<number> {
   const port = validate.port(opts.port, 4242);
   const path = opts.path ?? '/webhooks';
   if (!path.startsWith('/')) throw new UsageError(`--path: must start with /, got ${path}`);
