@@ -21,7 +21,7 @@ import { textWidth, truncate } from '../../core/width.js';
 import { signatureHeader } from '../../core/signature.js';
 import { resolveWebhookSecret } from '../../features/webhook-secret.js';
 import { examples } from '../declare.js';
-import { MAX_BODY_BYTES } from './listen.js';
+import { MAX_BODY_BYTES } from '../../features/webhooks/delivery.js';
 
 export interface ReplayOptions {
   to?: string;
