@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander';
 import { RESOURCE_LABEL, fieldPaths, type Resource } from '../api/resource-fields.js';
 import { API_LIMITS } from '../api/types.js';
-import { parseFieldList } from '../core/fields.js';
+import { parseFieldList } from '../core/field-paths.js';
 
 /** The help's "Examples:" block. */
 export function examples(...lines: string[]): string {

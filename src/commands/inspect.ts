@@ -15,7 +15,7 @@ import { API_LIMITS, type PersonalLink, type RewardStoreOrder, type SvcEvent } f
 import type { ApiClient } from '../api/client.js';
 import type { Context } from '../app/context.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
-import { cellText, valueAt } from '../core/fields.js';
+import { cellText, valueAt } from '../core/field-paths.js';
 import { truncate, type Column, type Output } from '../core/output.js';
 import stringWidth from 'string-width';
 import { terminalSafeLine } from '../core/sanitize.js';
