@@ -16,7 +16,7 @@ import type { ApiClient } from '../api/client.js';
 import type { Context } from '../app/context.js';
 import type { ArgsOf, OptionsOf } from '../app/verb.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';
-import { cellText, valueAt } from '../core/fields.js';
+import { cellText, valueAt } from '../core/field-paths.js';
 import { truncate, type Column, type Output } from '../core/output.js';
 import stringWidth from 'string-width';
 import { terminalSafeLine } from '../core/sanitize.js';

@@ -30,10 +30,10 @@ export interface KeyringRef {
   maskedKey?: string;
 }
 
-/** The contract's profile names: a name is a key in the config file and in the keyring, never `__proto__`. */
+/** Profile names: a name is a key in the config file and in the keyring, never `__proto__`. */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-/** Checks a profile name given by the user (exit 2 when it does not match the contract's pattern). */
+/** Checks a profile name given by the user (exit 2 when it does not match the pattern). */
 export function validateProfileName(name: string, source = '--profile'): string {
   // A key pasted in the wrong place is not repeated back.
   if (/^svc_live_/i.test(name)) throw new UsageError(`${source}: looks like an API key, not a profile name (keys are never taken as flag values; the value was not used)`);

@@ -1,6 +1,6 @@
 /**
  * `svc links create`: one link from flags, asking on a TTY for what is missing, or many with
- * `--from-file` (see bulk.ts). A person sees the claim URL first; a pipe gets the link as one line.
+ * `--from-file` (see src/features/bulk/runner.ts). A person sees the claim URL first; a pipe gets the link as one line.
  *
  * On a TTY, a missing campaign or name starts the guided flow, which also offers the optional values
  * (e-mail, message, language, every custom field). When both are given, only what the API cannot do
