@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { withoutNulls } from '../../src/api/validation.js';
-import { project } from '../../src/core/fields.js';
+import { project } from '../../src/core/field-paths.js';
 import { redactPersonal } from '../../src/core/secrets.js';
 import { draftFromFlags } from '../../src/commands/orders/place-body.js';
 import { savedHeaders } from '../../src/commands/webhooks/listen.js';
