@@ -15,6 +15,7 @@
  */
 import type { Context } from '../../app/context.js';
 import type { OptionsOf } from '../../app/verb.js';
+import { isOutputClosed } from '../../core/abort.js';
 import { API_LIMITS } from '../../api/types.js';
 import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
@@ -170,7 +171,7 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
     }
   } catch (error) {
     // The reader went away (`| head`): the page in flight keeps its old cursor; nothing to report.
-    if ((error as NodeJS.ErrnoException)?.code === 'EPIPE') return ExitCode.ok;
+    if (isOutputClosed(error)) return ExitCode.ok;
     if (opts.resume && isRefusedStartCursor(error)) {
       throw explainRefusedCursor(error, `the saved cursor of profile ${profile.name}`, nextPageCommand('svc events tail --resume --from-start', ctx.givenGlobals, {}));
     }
