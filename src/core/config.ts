@@ -8,7 +8,8 @@
 import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ExitCode, SvcError, UsageError } from './errors.js';
+import { ExitCode, FailureError, SvcError, UsageError } from './errors.js';
+import { withFileLock } from './file-lock.js';
 import { isLoopbackHost } from './net.js';
 import { replaceFile } from './safe-file.js';
 
@@ -59,6 +60,9 @@ interface ConfigData {
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1';
 export const DEFAULT_PROFILE = 'default';
 const CONFIG_NAME = 'config';
+/** A writer holds the config lock for milliseconds (read, write, rename); a wait this long means trouble. */
+const LOCK_WAIT_MS = 10_000;
+const LOCK_POLL_MS = 5;
 
 export class ConfigStore {
   private directoryReady = false;
@@ -106,14 +110,16 @@ export class ConfigStore {
     });
   }
 
+  /** False when the file (as it is now) has no such profile. */
   async deleteProfile(name: string): Promise<boolean> {
-    if (!Object.hasOwn(this.data.profiles, name)) return false;
+    let found = false;
     await this.update((data) => {
+      found = Object.hasOwn(data.profiles, name);
       delete data.profiles[name];
       delete data.cursors[name];
       if (data.currentProfile === name) delete data.currentProfile;
     });
-    return true;
+    return found;
   }
 
   /** The whole file is replaced atomically (temp file + rename), so a kill never leaves half a cursor. */
@@ -124,22 +130,33 @@ export class ConfigStore {
     });
   }
 
+  get lockPath(): string {
+    return `${this.path}.lock`;
+  }
+
   /**
    * Applies one change to the file as it is on disk now, not to this process's copy from start-up:
-   * another svc process (a sandbox saving its profile, a tail saving its cursor) may have written since.
+   * another svc process (a login, a sandbox saving its profile, a tail saving its cursor) may have
+   * written since. The read, the change and the write happen under a lock between processes, so two
+   * writers never both start from the same content and one's change is never lost.
    */
   private async update(change: (data: ConfigData) => void): Promise<void> {
     this.prepareDirectory();
-    const current = readConfigFile(this.path);
-    const data: ConfigData = {
-      ...current,
-      profiles: nullObject(current.profiles),
-      cursors: nullObject(current.cursors),
-    };
-    change(data);
-    // conf's format (tab-indented JSON), mode 0600, replaced atomically and never through a link.
-    await replaceFile(this.path, JSON.stringify(data, undefined, '\t'), { mode: 0o600 });
-    this.data = data;
+    await withFileLock(this.lockPath, { waitMs: LOCK_WAIT_MS, pollMs: LOCK_POLL_MS, busy: (who) => this.busy(who) }, async () => {
+      const data = readConfigFile(this.path);
+      change(data);
+      // conf's format (tab-indented JSON), mode 0600, replaced atomically and never through a link.
+      await replaceFile(this.path, JSON.stringify(data, undefined, '\t'), { mode: 0o600 });
+      this.data = data;
+    });
+  }
+
+  private busy(who: string): FailureError {
+    return new FailureError(
+      `config file ${this.path} is held by another svc (${who}) for over ${LOCK_WAIT_MS / 1000} s; nothing was saved`,
+      'config_locked',
+      `try again; if no svc is running, remove ${this.lockPath}`,
+    );
   }
 
   private prepareDirectory(): void {
