@@ -95,10 +95,10 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   const client = await ctx.client();
   const profile = await ctx.profile();
   const config = await ctx.config();
-  const saved = opts.resume ? config.getCursor(profile.name, profile.baseUrl) : undefined;
-  // --from-start: the saved cursor is not read (it may belong to another feed); it is replaced page by page.
+  // --from-start: the saved cursor is not read (it may belong to another feed, or be damaged); it is replaced page by page.
+  const saved = opts.resume && !opts.fromStart ? config.getCursor(profile.name, profile.baseUrl) : undefined;
   const after = opts.fromStart ? undefined : opts.resume ? saved : opts.after;
-  if (opts.resume && saved === undefined) ctx.io.info(`No saved cursor for profile ${profile.name}; starting from the oldest event.`);
+  if (opts.resume && !opts.fromStart && saved === undefined) ctx.io.info(`No saved cursor for profile ${profile.name}; starting from the oldest event.`);
   else if (opts.resume && opts.fromStart) ctx.io.info(`note: --from-start: reading the feed from its oldest event; the saved cursor of profile ${profile.name} is replaced as pages are shown`);
 
   const output = await ctx.output();
