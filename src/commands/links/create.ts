@@ -101,7 +101,7 @@ export async function run(ctx: Context, opts: CreateOptions): Promise<number | v
     const conflicting = SINGLE_LINK_FLAGS.filter(([key]) => opts[key] !== undefined).map(([, flag]) => flag);
     if (opts.field?.length) conflicting.push('--field');
     if (conflicting.length > 0) throw new UsageError(`--from-file: every value comes from the file; remove ${conflicting.join(', ')}`);
-    const { runBulk } = await import('./bulk.js');
+    const { runBulk } = await import('../../features/bulk/runner.js');
     return runBulk(ctx, { fromFile: opts.fromFile, concurrency: opts.concurrency });
   }
   const guided = ctx.io.canPrompt() && (opts.campaign === undefined || opts.name === undefined);

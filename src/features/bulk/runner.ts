@@ -13,10 +13,10 @@ import type { Context } from '../../app/context.js';
 import { ExitCode, InterruptedError, SvcError, UsageError, isTransient, type Problem } from '../../core/errors.js';
 import { fileError, interruptible } from '../../core/stdin.js';
 import * as validate from '../../core/validate.js';
-import { mapOrdered } from './bulk-ordered.js';
-import { Progress } from './bulk-progress.js';
-import { RowKeys, prepareRow, invalidRow, type PreparedRow, type RowProblem } from './bulk-rows.js';
-import { FIELD_PREFIX, readRows, type SourceRow } from './bulk-source.js';
+import { mapOrdered } from './ordered.js';
+import { Progress } from './progress.js';
+import { RowKeys, prepareRow, invalidRow, type PreparedRow, type RowProblem } from './rows.js';
+import { FIELD_PREFIX, readRows, type SourceRow } from './source.js';
 import { jsonText } from '../../core/sanitize.js';
 
 const DEFAULT_CONCURRENCY = 8;
