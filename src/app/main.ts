@@ -3,7 +3,7 @@
  * place where errors become exit codes and lines on stderr. Only bin/ exits.
  */
 import { CommanderError, type Command } from 'commander';
-import { ExitCode, SvcError, UsageError, errorLines, problemLine } from '../core/errors.js';
+import { DeclinedError, ExitCode, SvcError, UsageError, errorLines, problemLine } from '../core/errors.js';
 import { isOutputClosed, stopReason } from '../core/abort.js';
 import { colorForced, type IOStreams } from '../core/io.js';
 import { terminalSafe, terminalSafeLine } from '../core/sanitize.js';
@@ -127,6 +127,10 @@ function reportError(error: unknown, streams: IOStreams, globals: ParsedGlobals,
   if (promptExit || (signal.aborted && !(error instanceof SvcError))) {
     if (jsonErrors) write(JSON.stringify({ code: 'interrupted', detail: 'interrupted' }));
     return ExitCode.interrupted;
+  }
+  if (error instanceof DeclinedError) {
+    streams.stderr.write(`${terminalSafeLine(error.message)}\n`);
+    return ExitCode.ok;
   }
   if (error instanceof SvcError) {
     // Ctrl-C is the user's own doing: exit 130 without an error line.

@@ -18,8 +18,8 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export function declare(command: Command) {
   return command
-    .argument('<method>', 'GET, POST, PUT, PATCH or DELETE')
-    .argument('<path>', 'path relative to the base URL, e.g. /me')
+    .argument('<method|path>', 'GET, POST, PUT, PATCH or DELETE; or the path alone for a GET (as gh api)')
+    .argument('[path]', 'path relative to the base URL, e.g. /me')
     .description('make a raw API call with auth, retries, idempotency and error rendering')
     .addHelpText('after', '\nThe API is described in OpenAPI 3.1: openapi/openapi.yaml in the package (dist/openapi.json as JSON),\nand GET {baseUrl}/openapi.json on `svc sandbox` (no key needed).')
     .option('--data <json>', 'request body as JSON, or @file (a regular file, up to 10 MB), or @- for stdin')
@@ -31,7 +31,7 @@ export function declare(command: Command) {
     .addHelpText(
       'after',
       examples(
-        'svc api GET /me',
+        'svc api /me                                          # GET is the default',
         'svc api GET "/personal-links?status=ACTIVE" --paginate',
         'svc api POST /personal-links --data @link.json',
         'svc api POST /personal-links --data @link.json --dry-run',
@@ -42,7 +42,9 @@ export function declare(command: Command) {
     );
 }
 
-export async function run(ctx: Context, opts: OptionsOf<typeof declare>, [rawMethod, givenPath]: ArgsOf<typeof declare>): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>, [first, second]: ArgsOf<typeof declare>): Promise<void> {
+  // One argument is the path of a GET, as `gh api` reads it.
+  const [rawMethod, givenPath] = second === undefined ? ['GET', first] : [first, second];
   const method = rawMethod.toUpperCase();
   // As gh does: `svc api GET me` means /me (a path that already starts with / or names a host is left as it is).
   const path = /^[A-Za-z0-9_.~-]/.test(givenPath) && !/^[a-z][a-z0-9+.-]*:/i.test(givenPath) ? `/${givenPath}` : givenPath;

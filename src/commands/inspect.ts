@@ -7,7 +7,7 @@ import type { SvcEvent } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
 import type { Context } from '../app/context.js';
 import { cellText, valueAt } from '../core/field-paths.js';
-import { truncate, type Column, type Output } from '../core/output.js';
+import { truncate, wrapLine, type Column, type Output } from '../core/output.js';
 import stringWidth from 'string-width';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { parseSince, parseTimestamp, toTheSecond } from '../core/time.js';
@@ -97,6 +97,7 @@ async function table(output: Output, found: Found, events: SvcEvent[], names: Na
       const text = Array.isArray(value) ? `${truncate(terminalSafeLine(value[0]), Math.max(MIN_NAME, room - stringWidth(terminalSafeLine(value[1]))))}${terminalSafeLine(value[1])}` : terminalSafeLine(cellText(value));
       return `  ${chalk.bold(label.padEnd(10))} ${text}`;
     }),
+    ...claimNote(found, width),
     '',
     chalk.bold(`History: ${events.length} event${events.length === 1 ? '' : 's'}`),
   ];
@@ -113,6 +114,16 @@ async function table(output: Output, found: Found, events: SvcEvent[], names: Na
       ];
   const safe = columns.map((column) => ({ ...column, value: (event: SvcEvent) => terminalSafeLine(cellText(column.value(event))) }));
   return `${lines.join('\n')}\n${await output.table(safe, events)}`;
+}
+
+/**
+ * A claimed link placed an order that no key can see (it belongs to no key): said where the order
+ * would be looked for, so nobody concludes svc lost it. Wrapped to the terminal.
+ */
+function claimNote(found: Found, width: number): string[] {
+  if (found.kind !== 'link' || found.record.status !== 'CLAIMED') return [];
+  const text = `The player's claim placed an order. Orders placed by a claim belong to no key, so the API does not show them to API keys (not in svc orders, inspect or the event feed); the operator's team sees the order in the workspace.`;
+  return wrapLine(text, Math.max(20, width - 13)).map((line, index) => `  ${(index === 0 ? 'Order' : '').padEnd(10)} ${line}`);
 }
 
 /** A name and ` (id)` after it, or the id alone when the name is unknown. */

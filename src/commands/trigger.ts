@@ -22,7 +22,10 @@ import * as resolve from '../features/resolve.js';
 import { feed, type FeedEvent } from '../features/events/feed.js';
 import type { DeliveryRecord as Delivery } from '../api/delivery-record.js';
 import { SandboxAdmin } from '../features/sandbox-admin.js';
-import { escapeJson, jsonText } from '../core/sanitize.js';
+import { jsonText } from '../core/sanitize.js';
+import { defaultColumns } from '../api/resource-fields.js';
+import { EventRenderer } from '../features/events/render.js';
+import { namesFor } from '../features/names.js';
 import type { Command } from '@commander-js/extra-typings';
 import { examples } from './declare.js';
 
@@ -66,8 +69,16 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>, args: A
     const trigger = new Trigger(ctx, client, admin, me, touched);
     await trigger.produce(eventType, linkId, orderId);
     const caused = await eventsAfter(client, before, touched, ctx.signal);
-    // As the feed sent them; on a terminal with C1 and bidi controls escaped (the same JSON value).
-    for (const item of caused) await ctx.io.write(`${ctx.io.stdoutIsTTY ? escapeJson(item.raw, true) : item.raw}\n`);
+    // Rendered as events tail renders the feed: a line per event for a person, each event as the feed sent it in a pipe.
+    const output = await ctx.output();
+    const renderer = new EventRenderer(output, { csvColumns: defaultColumns('event') });
+    if (output.format === 'table') renderer.names = await namesFor(client, ctx.signal, { campaigns: true });
+    await renderer.begin();
+    try {
+      for (const item of caused) await renderer.event(item.raw, item.event);
+    } finally {
+      await renderer.end();
+    }
     if (!caused.some((item) => item.event?.type === eventType)) {
       throw new FailureError(`the sandbox recorded no ${eventType} event in this key's feed`, 'not_triggered');
     }
@@ -105,7 +116,8 @@ async function ping(ctx: Context, client: ApiClient, admin: SandboxAdmin, me: Me
     throw new FailureError(
       `the key ${name} has no webhook URL, so a ping has nowhere to go; nothing was sent`,
       'no_webhook_url',
-      `run 'svc webhooks listen --port 4242' and set the URL: curl -X PATCH ${admin.adminUrl}/keys/${encodeURIComponent(me.key.name)} -H 'content-type: application/json' -d '{"webhookUrl":"http://127.0.0.1:4242/webhooks"}'`,
+      // The key's URL is the team's to set (the workspace); against the sandbox, listen sets it for as long as it runs.
+      `run 'svc webhooks listen' in another terminal (against the sandbox it sets this key's webhook URL to itself while it runs), then 'svc trigger ping' again; or set the URL in the workspace: ${admin.adminUrl}/`,
     );
   }
   const seen = (await admin.call<{ items: Delivery[] }>('GET', '/deliveries')).items.length;

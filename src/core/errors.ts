@@ -110,6 +110,16 @@ export class ApiError extends SvcError {
   }
 }
 
+/**
+ * The person said no to a guided confirmation: nothing was sent, and that is their answer, not a
+ * failure (exit 0). main prints the message alone, one line on stderr.
+ */
+export class DeclinedError extends SvcError {
+  constructor(message: string) {
+    super(message, ExitCode.ok, 'declined');
+  }
+}
+
 /** The service could not be reached or kept failing after every retry (exit 5). */
 export class UnavailableError extends SvcError {
   /** false for a failure that trying again cannot cure (the same server would answer the same way) */

@@ -96,17 +96,22 @@ describe('svc inspect', () => {
     const result = await run('-o', 'table', 'inspect', linkId);
     const brandName = (await box.api('GET', '/me')).body.brands.find((brand: Json) => brand.id === record.brandId).name;
     const lines = result.stdout.split('\n');
-    expect(lines.slice(0, 8)).toEqual([
+    expect(lines.slice(0, 12)).toEqual([
       `Personal link ${linkId}`,
       '  Status     CLAIMED',
       `  Brand      ${brandName} (${record.brandId})`,
       '  Campaign   CATALOG',
       `  Created    ${record.createdAt}`,
       `  Updated    ${record.updatedAt}`,
+      // The claim's order belongs to no key: said, so nobody concludes svc lost it.
+      "  Order      The player's claim placed an order. Orders placed by a claim belong",
+      '             to no key, so the API does not show them to API keys (not in svc',
+      "             orders, inspect or the event feed); the operator's team sees the",
+      '             order in the workspace.',
       '',
       `History: ${events.length} events`,
     ]);
-    const rows = lines.slice(8).map((line) => line.replace(/[│┌┐└┘─┬┴├┤┼]/g, ' ').trim()).filter(Boolean).map((line) => line.split(/\s{2,}/));
+    const rows = lines.slice(12).map((line) => line.replace(/[│┌┐└┘─┬┴├┤┼]/g, ' ').trim()).filter(Boolean).map((line) => line.split(/\s{2,}/));
     // Off a terminal the table is 80 columns wide: times to the second, and the time since the step before.
     const second = (time: string) => time.replace(/\.\d{6}Z$/, 'Z');
     expect(rows).toEqual([

@@ -125,7 +125,8 @@ describe('links create, guided', () => {
       .intercept({ path: (path) => path.startsWith('/v1/campaigns') })
       .reply(200, { items: [{ id: CAMPAIGN, name: 'Birthday', status: 'ACTIVE', brandIds: [BRAND_A], expiresAt: null }], nextCursor: null }, { headers: json });
     ctx.setPrompter(scripted([['Campaign', 'Birthday'], ['full name', 'Ada'], ['E-mail', ''], ['Message', ''], ['Language', 'en-US'], ['Tier', 'Gold'], ['Create this link?', false]]));
-    await expect(run(ctx, { field: [] })).rejects.toThrow('link not created: you declined');
+    // Declining is the person's answer, not a failure: exit 0, one line (main prints the message alone).
+    await expect(run(ctx, { field: [] })).rejects.toMatchObject({ exitCode: 0, code: 'declined', message: 'Link not created (you declined); nothing was sent.' });
     expect(stdout).toBe('');
   });
 

@@ -116,7 +116,9 @@ describe.concurrent('views on a real terminal', () => {
       '? Place this order for 1800 SC? (y/N)',
     ]);
     await terminal.answer('Place this order', 'n', 'Enter');
-    await terminal.waitFor('EXIT=1');
+    // Declining is an answer, not a failure: one line, exit 0.
+    await terminal.waitFor('EXIT=0');
+    expect((await terminal.screen()).filter((line) => line !== '').slice(-3)).toEqual(['? Place this order for 1800 SC? no', 'Order not placed (you declined); nothing was sent.', 'EXIT=0']);
   });
 
   it('verify-signature shows its verdict once (80×24)', async () => {

@@ -9,7 +9,7 @@ import { apiErrorCode } from '../../api/error-codes.js';
 import { cancelPersonalLink } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
 import type { ArgsOf, OptionsOf } from '../../app/verb.js';
-import { ApiError, FailureError } from '../../core/errors.js';
+import { ApiError, DeclinedError } from '../../core/errors.js';
 import * as validate from '../../api/checks.js';
 import { LIMITS, RequestChecks, checkIdempotencyKey, lengthRule } from '../../features/fields.js';
 import { showLink } from './show.js';
@@ -42,7 +42,7 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>, [id]: A
   const reason = await reasonFrom(ctx, opts.reason);
   if (ctx.io.canPrompt() && !opts.yes && !ctx.options.dryRun) {
     const confirmed = await ctx.prompter().confirm(`Cancel link ${linkId}? The player will see it as expired.`, false);
-    if (!confirmed) throw new FailureError('not cancelled: you declined', 'declined');
+    if (!confirmed) throw new DeclinedError('Link not cancelled (you declined); nothing was sent.');
   }
   const client = await ctx.client();
   let response: ApiResponse<PersonalLink>;

@@ -17,7 +17,7 @@ import type { CreateLinkRequest, Me, PersonalLink, TenantCustomField } from '../
 import type { Context } from '../../app/context.js';
 import type { OptionsOf } from '../../app/verb.js';
 import type { Prompter } from '../../core/prompter.js';
-import { ApiError, FailureError, UsageError } from '../../core/errors.js';
+import { ApiError, DeclinedError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import {
   LIMITS,
@@ -222,7 +222,7 @@ async function confirmLink(ctx: Context, prompter: Prompter, body: CreateLinkReq
   const shown = rows.filter((row): row is [string, string] => row[1] !== undefined && row[1] !== '');
   const width = Math.max(...shown.map(([name]) => terminalSafeLine(name).length)) + 1;
   for (const [name, value] of shown) ctx.io.info(`${chalk.bold(`${terminalSafeLine(name)}:`.padEnd(width + 1))} ${terminalSafeLine(value)}`);
-  if (!(await prompter.confirm('Create this link?', true))) throw new FailureError('link not created: you declined', 'declined');
+  if (!(await prompter.confirm('Create this link?', true))) throw new DeclinedError('Link not created (you declined); nothing was sent.');
 }
 
 async function create(ctx: Context, client: ApiClient, body: CreateLinkRequest, idempotencyKey: string, me?: Me): Promise<void> {

@@ -13,7 +13,7 @@ import type { Context } from '../../app/context.js';
 import type { OptionsOf } from '../../app/verb.js';
 import * as resolve from '../../features/resolve.js';
 import { namesFor } from '../../features/names.js';
-import { ApiError, FailureError } from '../../core/errors.js';
+import { ApiError, DeclinedError, FailureError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { canonicalJson } from '../../core/canonical-json.js';
 import { REQUEST_BODY_LIMIT, readFileOrStdin } from '../../core/stdin.js';
@@ -196,7 +196,7 @@ async function confirm(ctx: Context, body: PlaceOrderRequest, shown: Shown | und
   const { chalk } = await ctx.output();
   for (const line of summary(body, shown)) ctx.io.info(terminalSafeLine(line).replace(/^(\S[^:]*:)/, (label) => chalk.bold(label)));
   const price = shown ? formatPrice(body.coinPrice, shown.store.currency) : body.coinPrice;
-  if (!(await ctx.prompter().confirm(`Place this order for ${price}?`, false))) throw new FailureError('order not placed: you declined', 'declined');
+  if (!(await ctx.prompter().confirm(`Place this order for ${price}?`, false))) throw new DeclinedError('Order not placed (you declined); nothing was sent.');
 }
 
 export function summary(body: PlaceOrderRequest, shown: Shown | undefined): string[] {
