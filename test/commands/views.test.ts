@@ -110,7 +110,7 @@ describe('names beside ids', () => {
       [
         'Time                  Type                     Status      Details',
         '2026-11-24T14:05:07Z  personal_link.cancelled  CANCELLED   VIP Winter Gifts · L…',
-        '2026-11-24T14:05:07Z  order.cancelled          CANCELLED   1100 SC  SVC-000065 …',
+        '2026-11-24T14:05:07Z  order.cancelled          CANCELLED   SVC-000065  1100 SC …',
         '',
       ].join('\n'),
     );

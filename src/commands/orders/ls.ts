@@ -34,7 +34,7 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
     filters: { '--brand': opts.brand, '--store': opts.store, '--status': opts.status },
     columns: (names) => [
       { header: 'ID', value: (o) => o.id, id: true },
-      { header: 'Reference', value: (o) => o.reference, id: true, priority: 4 },
+      { header: 'Reference', value: (o) => o.reference, id: true },
       { header: 'Status', value: (o) => o.status, id: true, paint: (o, chalk) => paintStatus(chalk, o.status) },
       { header: 'Gift', value: (o) => o.productName },
       { header: 'Price', value: (o) => formatPrice(o.coinPrice, o.currency), priority: 3 },

@@ -39,10 +39,11 @@ export async function run(ctx: Context): Promise<void> {
     columns: [
       { header: '', value: (row) => (row.default ? '*' : '') },
       { header: 'Name', value: (row) => row.name },
-      { header: 'Base URL', value: (row) => row.baseUrl },
+      // The base URL whole: its host and port tell two sandboxes apart. The storage and secret columns give way first.
+      { header: 'Base URL', value: (row) => row.baseUrl, id: true },
       { header: 'API key', value: (row) => row.apiKey },
-      { header: 'Stored in', value: (row) => row.storage },
-      { header: 'Webhook secret', value: (row) => (row.webhookSecret ? 'set' : '') },
+      { header: 'Stored in', value: (row) => row.storage, priority: 2 },
+      { header: 'Webhook secret', value: (row) => (row.webhookSecret ? 'set' : ''), priority: 1 },
     ],
   });
 }

@@ -115,7 +115,7 @@ export class EventRenderer {
     const type = text(event?.type) || '(no type)';
     const paint = paintEventGroup(chalk, type);
     // A note may come coloured: its colour is dropped, so cutting it never splits an escape sequence.
-    const rest = [note === undefined ? '' : stripVTControlCharacters(note), details(type, data, this.names)].filter(Boolean).join(GAP);
+    const rest = [note === undefined ? '' : stripVTControlCharacters(note), details(type, data, this.names, !this.layout.id)].filter(Boolean).join(GAP);
     const time = text(event?.occurredAt);
     return this.cells(this.layout.fullTime ? time : toTheSecond(time), type, text(data.id), text(data.status), rest, paint, paintStatus(chalk, data.status));
   }
@@ -179,8 +179,11 @@ function pad(value: string, width: number): string {
   return value + ' '.repeat(Math.max(0, width - textWidth(value)));
 }
 
-/** What a person reads beside an event: for an order its price, reference, gift and brand; for a link its campaign and brand. */
-function details(type: string, data: Record<string, unknown>, names: Names | undefined): string {
+/**
+ * What a person reads beside an event: for an order its price, reference, gift and brand (the
+ * reference first on a terminal too narrow for the id); for a link its campaign and brand.
+ */
+function details(type: string, data: Record<string, unknown>, names: Names | undefined, referenceFirst = false): string {
   const brand = names?.brand(data.brandId) ?? text(data.brandId);
   if (type.startsWith('personal_link.')) {
     const campaign = data.campaignId ? (names?.campaign(data.campaignId) ?? text(data.campaignId)) : data.selection === 'CATALOG' ? 'catalog' : '';
@@ -189,7 +192,9 @@ function details(type: string, data: Record<string, unknown>, names: Names | und
   if (!type.startsWith('order.')) return '';
   const currency = (data.currency ?? {}) as { symbol?: unknown; name?: unknown };
   const price = [text(data.coinPrice), text(currency.symbol) || text(currency.name)].filter(Boolean).join(' ');
-  return [price, text(data.reference), [text(data.productName), names ? brand : ''].filter(Boolean).join(' · ')].filter(Boolean).join('  ');
+  const gift = [text(data.productName), names ? brand : ''].filter(Boolean).join(' · ');
+  // Where the order's id has no room, its reference comes first, whole: the one name of the order a person acts on.
+  return (referenceFirst ? [text(data.reference), price, gift] : [price, text(data.reference), gift]).filter(Boolean).join('  ');
 }
 
 function text(value: unknown): string {
