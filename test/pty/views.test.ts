@@ -12,6 +12,8 @@ import { tempDir } from '../helpers/cleanup.js';
 import { startTerminal } from '../helpers/pty.js';
 import { runAtTerminal } from '../helpers/tty.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { placeOrders } from '../helpers/orders.js';
+import { runInProcess } from '../helpers/run.js';
 
 let sandbox: InProcessSandbox;
 let env: Record<string, string>;
@@ -23,7 +25,19 @@ beforeAll(async () => {
   const brandId = sandbox.key('full').brandIds[0];
   const created = await sandbox.admin<{ id: string }>('POST', '/links', { brandId, fullName: 'Ada' });
   await sandbox.admin('POST', `/links/${created.body.id}/claim`);
+  // An order this key placed, cancelled by the team: orders ls has a row, the feed an order event.
+  const [order] = await placeOrders({ api: (method, path, options = {}) => apiCall(method, path, options) }, 1);
+  await sandbox.admin('POST', `/orders/${order.id}/cancel`);
 });
+
+/** The `full` key's API call, shaped as the order helper expects it. */
+async function apiCall(method: string, path: string, options: { idempotencyKey?: string; body?: unknown }): Promise<{ status: number; headers: Headers; text: string; body: any }> {
+  const headers: Record<string, string> = { authorization: `Bearer ${sandbox.key('full').apiKey}`, 'content-type': 'application/json' };
+  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+  const response = await fetch(`${sandbox.baseUrl}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
+}
 
 const SIZES = [
   { columns: 80, rows: 24 },
@@ -39,7 +53,7 @@ function screenOf(output: string, exitCode: number, rows: number): string[] {
 
 describe.concurrent('views on a real terminal', () => {
   for (const size of SIZES) {
-    for (const args of [['links', 'ls'], ['events', 'tail'], ['me']]) {
+    for (const args of [['links', 'ls'], ['events', 'tail'], ['me'], ['orders', 'ls']]) {
       it(`${args.join(' ')} at ${size.columns}×${size.rows}: the whole screen is the view for that width, no line wider`, async () => {
         const terminal = await startTerminal(args, env, size);
         await terminal.waitFor(/EXIT=\d+/);
@@ -63,6 +77,38 @@ describe.concurrent('views on a real terminal', () => {
       expect(Math.max(...screen.map((line) => line.length))).toBeLessThanOrEqual(size.columns);
     });
   }
+
+  it('orders ls, events tail and profiles ls at 80×24 keep the column a person acts on whole', async () => {
+    const orders = await startTerminal(['orders', 'ls'], env, { columns: 80, rows: 24 });
+    await orders.waitFor(/EXIT=\d+/);
+    const ordersScreen = (await orders.screen()).filter((line) => line !== '');
+    expect(ordersScreen[1]).toMatch(/^│ ID {35}│ Reference {2}│ Status {4}│ Gift +│$/);
+    expect(ordersScreen[2]).toMatch(/^│ [0-9a-f-]{36} │ SVC-\d{6} │ CANCELLED │ .+ │$/);
+    const tail = await startTerminal(['events', 'tail', '--type', 'order.'], env, { columns: 80, rows: 24 });
+    await tail.waitFor(/EXIT=\d+/);
+    const tailScreen = (await tail.screen()).filter((line) => line !== '');
+    expect(tailScreen[0]).toBe('Time                  Type                     Status      Details');
+    expect(tailScreen[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ {2}order\.cancelled {10}CANCELLED {3}SVC-\d{6} {2}/);
+    const configDir = tempDir();
+    const login = await runInProcess(['login', '--profile', 'sandbox-b', '--base-url', sandbox.baseUrl, '--api-key-stdin'], { SVC_CONFIG_DIR: configDir }, `${sandbox.key('full').apiKey}\n`);
+    expect(login.exitCode).toBe(0);
+    const profiles = await startTerminal(['profiles', 'ls'], { SVC_CONFIG_DIR: configDir, NO_COLOR: '1' }, { columns: 80, rows: 24 });
+    await profiles.waitFor(/EXIT=\d+/);
+    const profilesScreen = (await profiles.screen()).filter((line) => line !== '');
+    expect(profilesScreen.some((line) => line.includes(`│ ${sandbox.baseUrl} │`))).toBe(true);
+    for (const screen of [ordersScreen, tailScreen, profilesScreen]) expect(Math.max(...screen.map((line) => line.length))).toBeLessThanOrEqual(80);
+  });
+
+  it('trigger -o table renders its events as events tail does (80×24)', async () => {
+    const terminal = await startTerminal(['trigger', 'order.sent', '-o', 'table'], env, { columns: 80, rows: 24 });
+    await terminal.waitFor(/EXIT=\d+/);
+    const screen = (await terminal.screen()).filter((line) => line !== '');
+    expect(screen[0]).toBe('Time                  Type                     Status      Details');
+    expect(screen.slice(1, -1).every((line) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ {2}order\./.test(line))).toBe(true);
+    expect(screen.some((line) => /order\.sent +SENT +SVC-\d{6}/.test(line))).toBe(true);
+    expect(screen.at(-1)).toBe('EXIT=0');
+    expect(Math.max(...screen.map((line) => line.length))).toBeLessThanOrEqual(80);
+  });
 
   it('login asks again with the reason after a malformed key and after a refused one (80×24)', async () => {
     const configDir = tempDir();
@@ -118,7 +164,7 @@ describe.concurrent('views on a real terminal', () => {
     await terminal.answer('Place this order', 'n', 'Enter');
     // Declining is an answer, not a failure: one line, exit 0.
     await terminal.waitFor('EXIT=0');
-    expect((await terminal.screen()).filter((line) => line !== '').slice(-3)).toEqual(['? Place this order for 1800 SC? no', 'Order not placed (you declined); nothing was sent.', 'EXIT=0']);
+    expect((await terminal.screen()).filter((line) => line !== '').slice(-3)).toEqual(['✔ Place this order for 1800 SC? No', 'Order not placed (you declined); nothing was sent.', 'EXIT=0']);
   });
 
   it('verify-signature shows its verdict once (80×24)', async () => {
