@@ -151,3 +151,29 @@ describe('reads only the pages it needs (strict double)', () => {
     expect(ambiguous).toEqual({ exitCode: 2, stdout: '', stderr: `error: usage_error: --campaign: "Spring" names 2 campaigns: Spring (${BRAND_A}), spring (${BRAND_B}); give the id\n` });
   });
 });
+
+describe('conventions', () => {
+  it('svc api PATH is a GET, as gh api reads it', async () => {
+    const bare = await run('api', '/me');
+    const explicit = await run('api', 'GET', '/me');
+    expect(bare.exitCode).toBe(0);
+    expect(bare).toEqual(explicit);
+    expect(JSON.parse(bare.stdout).key.name).toBe('full');
+  });
+
+  it('trigger -o csv renders its events as events tail does: a header and a row per event', async () => {
+    const result = await run('-o', 'csv', 'trigger', 'personal_link.created');
+    expect(result.exitCode).toBe(0);
+    const [header, ...rows] = result.stdout.trim().split('\n');
+    expect(header).toBe((await run('-o', 'csv', 'events', 'tail', '-n', '1')).stdout.split('\n')[0]);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.includes('personal_link.created'))).toBe(true);
+  });
+
+  it('trigger ping without a webhook URL points at svc webhooks listen, not at curl', async () => {
+    const result = await run('trigger', 'ping');
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("hint: run 'svc webhooks listen' in another terminal (against the sandbox it sets this key's webhook URL to itself while it runs), then 'svc trigger ping' again; or set the URL in the workspace: ");
+    expect(result.stderr).not.toContain('curl');
+  });
+});
