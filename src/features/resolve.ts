@@ -90,7 +90,7 @@ export async function campaignId(ctx: Context, value: string | undefined, name =
     debug(ctx, `resolve: ${name} "${value}": ${plural(matches.length, 'match', 'matches')} among ${status} campaigns (GET /campaigns?status=${status}, ${plural(pages, 'page')})`);
     if (matches.length > 0) return unique(name, value, 'campaigns', matches);
   }
-  throw new SvcError(`${name}: no campaign named "${value.trim()}" that this key can use`, ExitCode.notFound, 'not_found', 'svc campaigns ls (and --status COMPLETED) lists them');
+  throw new UsageError(`${name}: not a campaign id, and no campaign this key can use is named "${value.trim()}" (svc campaigns ls lists them)`);
 }
 
 async function campaignsNamed(client: ApiClient, signal: AbortSignal, value: string, status: 'ACTIVE' | 'COMPLETED'): Promise<{ matches: Campaign[]; pages: number }> {

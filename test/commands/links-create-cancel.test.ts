@@ -75,7 +75,8 @@ describe.concurrent('links create', () => {
   it.each([
     ['--campaign: required', ['--name', 'Ada']],
     ['--name: required', ['--campaign', 'CAMPAIGN']],
-    ['--campaign: not a valid id (expected a UUID): not-a-uuid', ['--campaign', 'not-a-uuid', '--name', 'Ada']],
+    // --campaign also takes a name (features/resolve.ts): a value that is neither an id nor a name is still exit 2 naming the flag.
+    ['--campaign: not a campaign id, and no campaign this key can use is named "not-a-uuid" (svc campaigns ls lists them)', ['--campaign', 'not-a-uuid', '--name', 'Ada']],
     ['--name: too long (256 characters, at most 255)', ['--campaign', 'CAMPAIGN', '--name', 'x'.repeat(256)]],
     ['--email: not an e-mail address: nope', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--email', 'nope']],
     ['--message: too long (256 characters, at most 255)', ['--campaign', 'CAMPAIGN', '--name', 'Ada', '--message', 'm'.repeat(256)]],

@@ -77,8 +77,8 @@ describe('campaign and brand names', () => {
     expect(brand.exitCode).toBe(2);
     expect(brand.stderr).toBe('error: usage_error: --brand: no brand named "No Such Casino" for this key (its brands: "Lucky Star Casino", "Golden Reels", "Northern Lights Bingo")\n');
     const campaign = await run('links', 'ls', '--campaign', 'No Such Campaign');
-    expect(campaign.exitCode).toBe(3);
-    expect(campaign.stderr).toBe('error: not_found: --campaign: no campaign named "No Such Campaign" that this key can use\nhint: svc campaigns ls (and --status COMPLETED) lists them\n');
+    expect(campaign.exitCode).toBe(2);
+    expect(campaign.stderr).toBe('error: usage_error: --campaign: not a campaign id, and no campaign this key can use is named "No Such Campaign" (svc campaigns ls lists them)\n');
   });
 });
 
