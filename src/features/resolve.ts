@@ -24,6 +24,8 @@ import * as validate from '../api/checks.js';
 import { parseFieldFlags } from './fields.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A value begun as an id (eight hex digits and a dash) that is not one: a malformed id, refused before any request. */
+const ID_SHAPED = /^[0-9a-f]{8}-[0-9a-f-]*$/i;
 /** How an order reference reads (`SVC-000008`): letters, a dash, digits. Anything else must be an id. */
 const REFERENCE = /^[a-z][a-z0-9]*-\d+$/i;
 
@@ -83,6 +85,7 @@ export async function optionalOrderId(ctx: Context, value: string | undefined, n
 /** `--campaign`: a campaign id, or the one campaign with this name; undefined when not given. */
 export async function campaignId(ctx: Context, value: string | undefined, name = '--campaign'): Promise<string | undefined> {
   if (value === undefined || isUuid(value)) return value?.trim();
+  if (ID_SHAPED.test(value.trim())) return validate.uuid(value.trim(), name);
   if (value.trim() === '') throw new UsageError(`${name}: required`);
   const client = await ctx.client();
   for (const status of ['ACTIVE', 'COMPLETED'] as const) {
@@ -106,6 +109,7 @@ async function campaignsNamed(client: ApiClient, signal: AbortSignal, value: str
 /** `--brand`: a brand id, or the one brand of the key with this name; undefined when not given. */
 export async function brandId(ctx: Context, value: string | undefined, name = '--brand'): Promise<string | undefined> {
   if (value === undefined || isUuid(value)) return value?.trim();
+  if (ID_SHAPED.test(value.trim())) return validate.uuid(value.trim(), name);
   if (value.trim() === '') throw new UsageError(`${name}: required`);
   const client = await ctx.client();
   const brands = (await getMe(client, { signal: ctx.signal })).body?.brands ?? [];

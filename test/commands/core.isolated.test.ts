@@ -141,7 +141,8 @@ describe('malformed invocations exit 2 before any request', () => {
     ['limit text', ['orders', 'ls', '--limit', 'ten'], '--limit: must be a whole number from 1 to 100, got ten'],
     ['bad status', ['links', 'ls', '--status', 'OPEN'], '--status: must be one of REQUESTED, ACTIVE, CLAIMED, EXPIRED, CANCELLED, got OPEN'],
     ['bad campaign status', ['campaigns', 'ls', '--status', 'DRAFT'], '--status: must be one of ACTIVE, COMPLETED, got DRAFT'],
-    ['bad brand', ['stores', 'ls', '--brand', 'x'], '--brand: not a valid id (expected a UUID): x'],
+    // --brand also takes a brand's name (looked up in GET /me); a value begun as an id is checked as one.
+    ['bad brand', ['stores', 'ls', '--brand', '6cf764cf-ca59'], '--brand: not a valid id (expected a UUID): 6cf764cf-ca59'],
     ['store without country', ['stores', 'show', UUID, '--brand', UUID], '--country: required (two-letter delivery country, e.g. DE)'],
     ['store bad country', ['stores', 'show', UUID, '--brand', UUID, '--country', 'DEU'], '--country: must be a two-letter ISO 3166-1 country code, got DEU'],
     ['store bad locale', ['stores', 'show', UUID, '--brand', UUID, '--country', 'DE', '--locale', 'german!'], '--locale: not a language tag such as en-US or de-DE: german!'],
