@@ -2,8 +2,8 @@
 import { createServer } from 'node:net';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiDouble } from '../helpers/double.js';
+import { describe, expect, it } from 'vitest';
+import { ApiDouble, doubleEachTest } from '../helpers/double.js';
 import { runInProcess } from '../helpers/run.js';
 import { tempConfigDir } from '../helpers/svc.js';
 
@@ -23,11 +23,10 @@ const events = [
 
 let api: ApiDouble;
 let env: Record<string, string>;
-beforeEach(async () => {
-  api = await new ApiDouble().start();
+doubleEachTest((double) => {
+  api = double;
   env = { SVC_API_KEY: KEY, SVC_BASE_URL: api.baseUrl, SVC_CONFIG_DIR: tempConfigDir() };
 });
-afterEach(async () => api.stop());
 
 /** The feed in two pages, then caught up. */
 function scriptFeed(): void {
