@@ -7,8 +7,7 @@ import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { ApiDouble } from '../helpers/double.js';
-import { runInProcess } from '../helpers/run.js';
-import { runAtTerminal } from '../helpers/tty.js';
+import { runAtTerminal, runInProcess } from '../helpers/run.js';
 
 const BRAND = '6cf764cf-ca59-43c5-b0e6-58c6862c38f0';
 const CAMPAIGN = '0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11';
