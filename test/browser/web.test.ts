@@ -132,8 +132,14 @@ describe('gift site', () => {
     await page.getByLabel('City').fill('Berlin');
     await page.getByLabel('Postal code').fill('10117');
     await page.click('text=Claim my gift');
-    expect(await page.textContent('h1')).toBe('This gift has already been claimed');
+    // The claim ends on a confirmation naming the gift, its options and the country, not the address.
+    expect(await page.textContent('h1')).toBe('Your gift is on its way');
+    expect(await page.locator('dl.summary').innerText()).toBe('Gift\nHoodie\nOptions\nSize: M, Color: Black\nDelivered to\nGermany (DE)');
+    for (const secret of ['Unter den Linden', '+4930901820', '10117', 'Berlin']) expect(await page.content()).not.toContain(secret);
     await expectAccessible();
+    // Opened again later, the link says it was claimed.
+    await page.goto(created.claimUrl);
+    expect(await page.textContent('h1')).toBe('This gift has already been claimed');
 
     const claimed = await expectLinkMoved(created.id, 'CLAIMED', 'claimedAt', 'personal_link.claimed');
     const order = sb.sandbox.state.orders.at(-1)!;
@@ -178,7 +184,8 @@ describe('gift site', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('Dublin');
     await page.keyboard.press('Enter');
-    await page.waitForSelector('h1:text("This gift has already been claimed")');
+    await page.waitForSelector('h1:text("Your gift is on its way")');
+    expect(await page.textContent('#claimed-country')).toBe('Ireland (IE)');
 
     expect((await link(created.id)).status).toBe('CLAIMED');
     const order = sb.sandbox.state.orders.at(-1)!;
