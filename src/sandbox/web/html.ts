@@ -74,6 +74,7 @@ button.secondary{background:#fff;color:#0b57d0}
 .description{white-space:pre-line}
 .message{white-space:pre-line;background:#fff;border-left:4px solid #0b57d0;padding:.5rem 1rem}
 pre{white-space:pre-wrap;word-break:break-all;margin:0;font-size:.8rem}
+dl.summary dt{font-weight:600;margin-top:.5rem}dl.summary dd{margin-left:0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 
