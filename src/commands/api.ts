@@ -2,19 +2,12 @@ import { STATUS_CODES } from 'node:http';
 import { ApiClient, type ApiResponse } from '../api/client.js';
 import { pages } from '../api/paginate.js';
 import type { Context } from '../app/context.js';
+import type { ArgsOf, OptionsOf } from '../app/verb.js';
 import { UsageError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
+import type { Command } from '@commander-js/extra-typings';
 import { REQUEST_BODY_LIMIT, readFileOrStdin } from '../core/stdin.js';
-import type { Command } from 'commander';
 import { collect, dryRunOption, examples } from './declare.js';
-
-interface Options {
-  data?: string;
-  paginate?: boolean;
-  idempotencyKey?: string;
-  include?: boolean;
-  header?: string[];
-}
 
 /** A header name as HTTP defines it (a token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -23,8 +16,8 @@ const CONNECTION_HEADERS = new Set(['host', 'connection', 'content-length', 'tra
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .argument('<method>', 'GET, POST, PUT, PATCH or DELETE')
     .argument('<path>', 'path relative to the base URL, e.g. /me')
     .description('make a raw API call with auth, retries, idempotency and error rendering')
@@ -49,7 +42,7 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, opts: Options, [rawMethod, givenPath]: string[]): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>, [rawMethod, givenPath]: ArgsOf<typeof declare>): Promise<void> {
   const method = rawMethod.toUpperCase();
   // As gh does: `svc api GET me` means /me (a path that already starts with / or names a host is left as it is).
   const path = /^[A-Za-z0-9_.~-]/.test(givenPath) && !/^[a-z][a-z0-9+.-]*:/i.test(givenPath) ? `/${givenPath}` : givenPath;

@@ -14,7 +14,7 @@ import { isLoopbackHost } from '../core/net.js';
 
 /*
  * The admin API under /_sandbox (loopback clients only, no key) stands in for the operator's team
- * and the service. Paths are the contract's table, plus a few extras:
+ * and the service. Paths are those docs/sandbox.md lists (Admin API), plus a few extras:
  * - GET /clock → {now}: the virtual time, so scripts can see where the clock stands;
  * - PATCH /settings also takes `requiredCustomFieldIds: string[]`, making exactly those custom
  *   fields required (the seed has none required), to exercise the required-field rule;

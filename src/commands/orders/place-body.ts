@@ -7,27 +7,11 @@ import type { CustomFieldInput, PlaceOrderRequest } from '../../api/types.js';
 import { UsageError } from '../../core/errors.js';
 import * as validate from '../../core/validate.js';
 import { LIMITS, RequestChecks, withoutUndefined } from '../../features/fields.js';
+import type { OptionsOf } from '../../app/verb.js';
+import type { declare } from './place.js';
 
-export interface PlaceOptions {
-  store?: string;
-  brand?: string;
-  product?: string;
-  variation?: string[];
-  price?: string;
-  country?: string;
-  name?: string;
-  phone?: string;
-  street?: string;
-  city?: string;
-  postalCode?: string;
-  email?: string;
-  details?: string;
-  locale?: string;
-  field?: string[];
-  fromFile?: string;
-  idempotencyKey?: string;
-  yes?: boolean;
-}
+/** The flags of `orders place`, as its declaration gives them. */
+export type PlaceOptions = OptionsOf<typeof declare>;
 
 /** An order under construction: the request's shape with every member possibly missing. */
 export interface Draft {

@@ -10,6 +10,7 @@ import { getMe, getRewardStore, placeRewardStoreOrder } from '../../api/resource
 import { ApiClient } from '../../api/client.js';
 import type { CountryCode, Me, PlaceOrderRequest, RewardStore, RewardStoreOrder } from '../../api/types.js';
 import type { Context } from '../../app/context.js';
+import type { OptionsOf } from '../../app/verb.js';
 import { namesFor } from '../../features/names.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
@@ -21,7 +22,7 @@ import { describeVariations, explainOrderRefusal, type OrderSource } from './pla
 import { askAgain, askCountry, canAskAgain, chooseVariations, describeOrderable, giftsOf, walk, type Shown } from './place-prompt.js';
 import { formatPrice } from '../../features/price.js';
 import { renderOrder } from './show.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { collect, dryRunOption, examples, thousands } from '../declare.js';
 import { API_LIMITS } from '../../api/types.js';
 
@@ -43,8 +44,8 @@ interface Prepared {
 /** Answers the refused fields of a 400 again and returns the corrected request; undefined when that cannot be done. */
 type Correct = (error: ApiError) => Promise<PlaceOrderRequest | undefined>;
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('place a gift order for a player (POST /reward-store-orders)')
     .option('--store <id>', 'store id (a LIVE store)')
     .option('--brand <id>', 'brand the store was read for')
@@ -76,7 +77,7 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, opts: PlaceOptions): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<void> {
   const givenKey = opts.idempotencyKey === undefined ? undefined : checkIdempotencyKey(opts.idempotencyKey);
   const { client, body, shown, me, draft } = opts.fromFile !== undefined ? await fromFile(ctx, opts, opts.fromFile) : await fromFlags(ctx, opts);
   // Running the same order file again (after a time-out, say) must not order twice: its key comes
