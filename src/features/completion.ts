@@ -353,6 +353,6 @@ export function completionScript(program: Command, shell: string): string {
 /** `svc __complete profiles`: the saved profile names, one a line (names only: never a key). */
 export async function completionValues(what: string, openConfig: () => Promise<ConfigStore>): Promise<string> {
   if (what !== 'profiles') throw new UsageError(`__complete: nothing to complete for ${what}`);
-  const names = Object.keys((await openConfig()).profiles()).filter((name) => PROFILE_NAME.test(name));
+  const names = (await openConfig()).profileNames().filter((name) => PROFILE_NAME.test(name));
   return names.map((name) => `${name}\n`).join('');
 }

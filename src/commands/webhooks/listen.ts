@@ -25,20 +25,12 @@ import { Saver } from '../../features/webhooks/saver.js';
 import { Verifier } from '../../features/webhooks/verifier.js';
 import { registerWithSandbox } from './register.js';
 import * as validate from '../../core/validate.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
+import type { OptionsOf } from '../../app/verb.js';
 import { examples } from '../declare.js';
 
-export interface ListenOptions {
-  port?: string;
-  path?: string;
-  saveDir?: string;
-  forwardTo?: string;
-  /** false with --no-register */
-  register?: boolean;
-}
-
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('run a local receiver that verifies and prints each delivery')
     .option('--port <port>', 'port to listen on (default 4242; 0 picks a free one)')
     .option('--path <path>', 'path to accept deliveries on (default /webhooks)')
@@ -57,7 +49,7 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, opts: ListenOptions): Promise<number> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<number> {
   const port = validate.port(opts.port, 4242);
   const path = opts.path ?? '/webhooks';
   if (!path.startsWith('/')) throw new UsageError(`--path: must start with /, got ${path}`);

@@ -98,9 +98,10 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'coo
 
 /** The request's headers as saved: every one kept, the values of credentials replaced. */
 export function savedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const saved: IncomingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) saved[name] = CREDENTIAL_HEADERS.has(name.toLowerCase()) ? (Array.isArray(value) ? value.map(() => '[redacted]') : '[redacted]') : value;
-  }
-  return saved;
+  // Defined, not assigned: a header a sender names `__proto__` is saved as a header like any other.
+  return Object.fromEntries(
+    Object.entries(headers)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => [name, CREDENTIAL_HEADERS.has(name.toLowerCase()) ? (Array.isArray(value) ? value.map(() => '[redacted]') : '[redacted]') : value]),
+  ) as IncomingHttpHeaders;
 }
