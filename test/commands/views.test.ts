@@ -178,7 +178,7 @@ describe('events stats', () => {
     const narrow = await runAtTerminal(['events', 'stats', '--since', '6h', '--bucket', '1h'], env, 80);
     expect(narrow.exitCode).toBe(0);
     const lines = narrow.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^4 events per 1h · \d{4}-\d\d-\d\d \d\d:\d\d → \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(lines[0]).toMatch(/^4 events per hour, \d{4}-\d\d-\d\d \d\d:\d\d( – \d{4}-\d\d-\d\d |–)\d\d:\d\d UTC$/);
     expect(lines[2].trim()).toBe('total');
     const row = (type: string) => lines.find((line) => line.startsWith(type))!;
     expect(row('order.cancelled')).toMatch(/^order\.cancelled {8}[·▁▂▃▄▅▆▇█ ]+ {2,}3 {2}peak 2 at \d\d:00$/);
