@@ -168,21 +168,6 @@ export function main(argv: string[], streams: IOStreams = processStreams(), deps
   return runMain(argv, streams, buildProgram, deps);
 }
 
-/** Width of the help text rendered at build time (dist/help.txt) for `svc --help`. */
-export const PRERENDERED_HELP_WIDTH = 80;
-
-/**
- * `svc --help` as commander renders it at PRERENDERED_HELP_WIDTH. The build writes it to
- * dist/help.txt so the shim can answer `svc --help` without loading the CLI (a test keeps it current).
- */
-export function rootHelp(): string {
-  const { program } = buildProgram(inertRuntime());
-  let text = '';
-  program.configureHelp({ helpWidth: PRERENDERED_HELP_WIDTH }).configureOutput({ writeOut: (chunk: string) => (text += chunk) });
-  program.outputHelp();
-  return text;
-}
-
 /** The whole tree, every verb declared, that runs nothing (the completion scripts, tests). */
 export function commandTree(): Promise<Command> {
   return buildProgram(inertRuntime()).tree();

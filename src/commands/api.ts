@@ -5,8 +5,8 @@ import type { Context } from '../app/context.js';
 import type { ArgsOf, OptionsOf } from '../app/verb.js';
 import { UsageError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
-import { readFileOrStdin } from '../core/stdin.js';
 import type { Command } from '@commander-js/extra-typings';
+import { REQUEST_BODY_LIMIT, readFileOrStdin } from '../core/stdin.js';
 import { collect, dryRunOption, examples } from './declare.js';
 
 /** A header name as HTTP defines it (a token). */
@@ -22,7 +22,7 @@ export function declare(command: Command) {
     .argument('<path>', 'path relative to the base URL, e.g. /me')
     .description('make a raw API call with auth, retries, idempotency and error rendering')
     .addHelpText('after', '\nThe API is described in OpenAPI 3.1: openapi/openapi.yaml in the package (dist/openapi.json as JSON),\nand GET {baseUrl}/openapi.json on `svc sandbox` (no key needed).')
-    .option('--data <json>', 'request body as JSON, or @file, or @- for stdin')
+    .option('--data <json>', 'request body as JSON, or @file (a regular file, up to 10 MB), or @- for stdin')
     .option('--paginate', 'follow nextCursor and print every item')
     .option('--idempotency-key <key>', 'Idempotency-Key for a POST (default: a fresh UUID)')
     .option('-i, --include', 'print the response status line and headers before the body')
@@ -88,7 +88,7 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>, [rawMet
 
 /** --data takes JSON text, @file or @- (stdin); it must parse, so a typo fails before any request. */
 async function readBody(ctx: Context, data: string): Promise<string> {
-  const text = data.startsWith('@') ? (await readFileOrStdin(data.slice(1), ctx.io.streams.stdin, '--data', ctx.signal)).toString('utf8') : data;
+  const text = data.startsWith('@') ? (await readFileOrStdin(data.slice(1), ctx.io.streams.stdin, '--data', ctx.signal, REQUEST_BODY_LIMIT)).toString('utf8') : data;
   try {
     JSON.parse(text);
   } catch (error) {

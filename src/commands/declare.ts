@@ -3,7 +3,7 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { Option } from '../app/commander.js';
 import { RESOURCE_LABEL, fieldPaths, type Resource } from '../api/resource-fields.js';
 import { API_LIMITS } from '../api/types.js';
-import { parseFieldList } from '../core/fields.js';
+import { parseFieldList } from '../core/field-paths.js';
 
 /** The help's "Examples:" block. */
 export function examples(...lines: string[]): string {

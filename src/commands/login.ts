@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { getMe } from '../api/resources.js';
 import type { Me } from '../api/types.js';
 import type { Profile } from '../core/config.js';
+import { ConfigValueError } from '../core/config-file.js';
 import type { Context } from '../app/context.js';
 import type { OptionsOf } from '../app/verb.js';
 import { ApiError, UsageError } from '../core/errors.js';
@@ -27,8 +28,8 @@ export function declare(command: Command) {
 
 export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<void> {
   // The same profile and base URL every other command would use (--profile, SVC_PROFILE, `profiles use`).
-  const { name, baseUrl, stored: existing } = await ctx.profile();
   const config = await ctx.config();
+  const { name, baseUrl, stored: existing } = await profileToReplace(ctx);
 
   // On a terminal a refused answer is asked again with the reason; from stdin it is the end (exit 2 or 4).
   const prompted = !opts.apiKeyStdin;
@@ -70,6 +71,20 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   );
   const what = webhookSecret === undefined ? 'the key' : 'the key and webhook secret';
   ctx.io.info(inKeyring ? `Stored ${what} in the OS keyring.` : `note: no OS keyring is usable here; ${what} went to ${config.path} (mode 0600).`);
+}
+
+/**
+ * The profile login saves into. A stored one with values of the wrong type is what login repairs:
+ * what is well-formed of it (base URL, keyring account) is kept, the rest replaced.
+ */
+async function profileToReplace(ctx: Context): ReturnType<Context['profile']> {
+  try {
+    return await ctx.profile();
+  } catch (error) {
+    if (!(error instanceof ConfigValueError && error.profile !== undefined)) throw error;
+    (await ctx.config()).salvageProfile(error.profile);
+    return ctx.profile();
+  }
 }
 
 /**

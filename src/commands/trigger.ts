@@ -19,7 +19,7 @@ import { ApiError, ExitCode, FailureError, SvcError, UsageError } from '../core/
 import { terminalSafeLine } from '../core/sanitize.js';
 import * as validate from '../api/checks.js';
 import { feed, type FeedEvent } from '../features/events/feed.js';
-import type { DeliveryRecord as Delivery } from '../api/sandbox-admin.js';
+import type { DeliveryRecord as Delivery } from '../api/delivery-record.js';
 import { SandboxAdmin } from '../features/sandbox-admin.js';
 import { escapeJson, jsonText } from '../core/sanitize.js';
 import type { Command } from '@commander-js/extra-typings';

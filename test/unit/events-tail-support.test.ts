@@ -149,11 +149,14 @@ describe('feed liveness', () => {
   it('one status line for an outage, however many polls fail, and one when it ends', async () => {
     const down = new UnavailableError('connection refused');
     const script = outage([{ items: [], nextCursor: 'c' }, down, down, down, down, down, { items: [], nextCursor: 'c' }]);
-    const { out } = await collect(feed({ ...script, follow: true, intervalMs: 1000, signal: new AbortController().signal }), 3);
+    const clock = () => Date.parse('2026-11-21T03:00:00Z') + script.now();
+    const { out } = await collect(feed({ ...script, clock, follow: true, intervalMs: 1000, signal: new AbortController().signal }), 3);
+    // Down from the first failed poll (1 s after the catch-up) to the poll that succeeded: the failures' waits.
+    const downSeconds = Math.round(script.waits.slice(1, 6).reduce((sum, ms) => sum + ms, 0) / 1000);
     expect(out).toEqual([
       { kind: 'caught-up', cursor: 'c' },
-      { kind: 'status', level: 'warning', message: 'feed unavailable (connection refused); retrying with backoff' },
-      { kind: 'status', level: 'info', message: 'feed reachable again' },
+      { kind: 'status', level: 'warning', message: '03:00:01 UTC feed unavailable (connection refused); retrying with backoff' },
+      { kind: 'status', level: 'info', message: `${new Date(clock()).toISOString().slice(11, 19)} UTC feed reachable again after ${downSeconds}s (unavailable since 03:00:01 UTC)` },
     ]);
     // Each poll is one request (the feed is the retry loop), and the waits grow.
     expect(script.retries.every((retry) => retry === false)).toBe(true);
@@ -165,7 +168,7 @@ describe('feed liveness', () => {
     const script = outage([{ items: [], nextCursor: 'c' }, new ApiError({ status: 503, code: 'unavailable', detail: 'down' })]);
     const { out, error } = await collect(feed({ ...script, follow: true, intervalMs: 1000, giveUpAfterMs: 10_000, signal: new AbortController().signal }), 10);
     expect(out.map((element) => element.kind)).toEqual(['caught-up', 'status']);
-    expect(out[1]).toMatchObject({ message: 'feed unavailable (down); retrying with backoff, giving up after 10s without success' });
+    expect(out[1]).toMatchObject({ message: expect.stringMatching(/^\d\d:\d\d:\d\d UTC feed unavailable \(down\); retrying with backoff, giving up after 10s without success$/) });
     expect(error).toBeInstanceOf(UnavailableError);
     expect((error as UnavailableError).exitCode).toBe(5);
     expect((error as Error).message).toBe('no poll of the event feed succeeded for 10s (last: down); giving up as --give-up-after asks');

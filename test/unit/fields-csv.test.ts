@@ -1,7 +1,7 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { defaultColumns, fieldPaths } from '../../src/api/resource-fields.js';
-import { parseFieldList, project, valueAt } from '../../src/core/fields.js';
+import { parseFieldList, project, valueAt } from '../../src/core/field-paths.js';
 import { IO } from '../../src/core/io.js';
 import { Output, csvCell, type Format } from '../../src/core/output.js';
 import { testTerminal } from '../helpers/terminal.js';

@@ -15,6 +15,7 @@
  */
 import type { Context } from '../../app/context.js';
 import type { OptionsOf } from '../../app/verb.js';
+import { isOutputClosed } from '../../core/abort.js';
 import { API_LIMITS } from '../../api/types.js';
 import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
@@ -29,6 +30,7 @@ import { EventRenderer } from '../../features/events/render.js';
 import { RingBuffer, eventFilter, warnUnknownTypes } from '../../features/events/select.js';
 import { nextPageCommand } from '../../features/list.js';
 import { namesFor } from '../../features/names.js';
+import { profileKeyRenewal } from '../../features/profile-key.js';
 import type { Command } from '@commander-js/extra-typings';
 import { collect, examples, fieldsOption } from '../declare.js';
 
@@ -94,10 +96,10 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   const client = await ctx.client();
   const profile = await ctx.profile();
   const config = await ctx.config();
-  const saved = opts.resume ? config.getCursor(profile.name, profile.baseUrl) : undefined;
-  // --from-start: the saved cursor is not read (it may belong to another feed); it is replaced page by page.
+  // --from-start: the saved cursor is not read (it may belong to another feed, or be damaged); it is replaced page by page.
+  const saved = opts.resume && !opts.fromStart ? config.getCursor(profile.name, profile.baseUrl) : undefined;
   const after = opts.fromStart ? undefined : opts.resume ? saved : opts.after;
-  if (opts.resume && saved === undefined) ctx.io.info(`No saved cursor for profile ${profile.name}; starting from the oldest event.`);
+  if (opts.resume && !opts.fromStart && saved === undefined) ctx.io.info(`No saved cursor for profile ${profile.name}; starting from the oldest event.`);
   else if (opts.resume && opts.fromStart) ctx.io.info(`note: --from-start: reading the feed from its oldest event; the saved cursor of profile ${profile.name} is replaced as pages are shown`);
 
   const output = await ctx.output();
@@ -140,7 +142,9 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   await renderer.begin();
   try {
     const giveUpAfterMs = giveUpAfterSeconds === undefined ? undefined : giveUpAfterSeconds * 1000;
-    for await (const element of feed({ client, after, limit, follow: Boolean(opts.follow), intervalMs, giveUpAfterMs, signal: ctx.signal })) {
+    // --follow outlives a sandbox restart: a refused key is read again from the profile (and said so).
+    const renewKey = opts.follow && profile.apiKey ? profileKeyRenewal(ctx, profile, profile.apiKey) : undefined;
+    for await (const element of feed({ client, after, limit, follow: Boolean(opts.follow), intervalMs, giveUpAfterMs, signal: ctx.signal, renewKey })) {
       if (element.kind === 'status') {
         const message = terminalSafeLine(element.message);
         ctx.io.info(element.level === 'warning' ? output.chalk.yellow(`… ${message}`) : `… ${message}`);
@@ -170,7 +174,7 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
     }
   } catch (error) {
     // The reader went away (`| head`): the page in flight keeps its old cursor; nothing to report.
-    if ((error as NodeJS.ErrnoException)?.code === 'EPIPE') return ExitCode.ok;
+    if (isOutputClosed(error)) return ExitCode.ok;
     if (opts.resume && isRefusedStartCursor(error)) {
       throw explainRefusedCursor(error, `the saved cursor of profile ${profile.name}`, nextPageCommand('svc events tail --resume --from-start', ctx.givenGlobals, {}));
     }

@@ -1,6 +1,6 @@
 /**
  * `svc links create`: one link from flags, asking on a TTY for what is missing, or many with
- * `--from-file` (see bulk.ts). A person sees the claim URL first; a pipe gets the link as one line.
+ * `--from-file` (see src/features/bulk/runner.ts). A person sees the claim URL first; a pipe gets the link as one line.
  *
  * On a TTY, a missing campaign or name starts the guided flow, which also offers the optional values
  * (e-mail, message, language, every custom field). When both are given, only what the API cannot do
@@ -91,7 +91,7 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
     const conflicting = SINGLE_LINK_FLAGS.filter(([key]) => opts[key] !== undefined).map(([, flag]) => flag);
     if (opts.field?.length) conflicting.push('--field');
     if (conflicting.length > 0) throw new UsageError(`--from-file: every value comes from the file; remove ${conflicting.join(', ')}`);
-    const { runBulk } = await import('./bulk.js');
+    const { runBulk } = await import('../../features/bulk/runner.js');
     return runBulk(ctx, { fromFile: opts.fromFile, concurrency: opts.concurrency });
   }
   const guided = ctx.io.canPrompt() && (opts.campaign === undefined || opts.name === undefined);

@@ -15,7 +15,7 @@ import { namesFor } from '../../features/names.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { canonicalJson } from '../../core/canonical-json.js';
-import { readFileOrStdin } from '../../core/stdin.js';
+import { REQUEST_BODY_LIMIT, readFileOrStdin } from '../../core/stdin.js';
 import { RequestChecks, checkIdempotencyKey, parseFieldFlags, promptAnswers, requireAnswers, unansweredRequired } from '../../features/fields.js';
 import { ORDER_FLAGS, checkOrder, draftFromFlags, parseOrderFile, rejectBodyFlags, toRequest, type Draft, type PlaceOptions } from './place-body.js';
 import { describeVariations, explainOrderRefusal, type OrderSource } from './place-errors.js';
@@ -62,7 +62,7 @@ export function declare(command: Command) {
     .option('--details <text>', `additional details (max ${thousands(API_LIMITS.additionalDetails)})`)
     .option('--locale <locale>', 'language for e-mails and the product name (default en-US)')
     .option('--field <field=value>', 'custom field answer by id or label (repeatable)', collect)
-    .option('--from-file <file>', 'the request body as JSON (- reads stdin); the same file again replays, never orders twice')
+    .option('--from-file <file>', 'the request body as JSON, a regular file up to 10 MB (- reads stdin); the same file again replays, never orders twice')
     .option('--idempotency-key <key>', 'retry safely with the same key')
     .option('-y, --yes', 'place without the final confirmation on a TTY')
     .addOption(dryRunOption())
@@ -101,7 +101,7 @@ function fileKey(body: PlaceOrderRequest): string {
 
 async function fromFile(ctx: Context, opts: PlaceOptions, path: string): Promise<Prepared> {
   rejectBodyFlags(opts);
-  const text = (await readFileOrStdin(path, ctx.io.streams.stdin, '--from-file', ctx.signal)).toString('utf8');
+  const text = (await readFileOrStdin(path, ctx.io.streams.stdin, '--from-file', ctx.signal, REQUEST_BODY_LIMIT)).toString('utf8');
   const draft = checkOrder(parseOrderFile(text, path), (field) => `${path === '-' ? 'stdin' : path}: ${field}`, true);
   return { client: await ctx.client(), body: toRequest(draft) };
 }

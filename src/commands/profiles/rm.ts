@@ -13,7 +13,8 @@ export function declare(command: Command) {
 
 export async function run(ctx: Context, _opts: OptionsOf<typeof declare>, [name]: ArgsOf<typeof declare>): Promise<void> {
   const config = await ctx.config();
-  const profile = config.getProfile(name);
+  // A profile with values of the wrong type can be removed: what is well-formed of it says which keyring entries go.
+  const profile = config.salvageProfile(name);
   // A profile saved before names were checked can still be removed; any other bad name is a usage error.
   if (!profile) {
     validateProfileName(name, 'profile name');

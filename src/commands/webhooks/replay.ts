@@ -22,7 +22,7 @@ import { textWidth, truncate } from '../../core/width.js';
 import { signatureHeader } from '../../core/signature.js';
 import { resolveWebhookSecret } from '../../features/webhook-secret.js';
 import { examples } from '../declare.js';
-import { MAX_BODY_BYTES } from './listen.js';
+import { MAX_BODY_BYTES } from '../../features/webhooks/delivery.js';
 
 /** A saved delivery's file: its body (at most 1 MiB, as listen takes) and, when not UTF-8, the same in base64. */
 const MAX_FILE_BYTES = 4 * MAX_BODY_BYTES;

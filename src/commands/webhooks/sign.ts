@@ -9,14 +9,14 @@ import * as validate from '../../core/validate.js';
 import { UsageError } from '../../core/errors.js';
 import { computeSignature } from '../../core/signature.js';
 import { resolveWebhookSecret } from '../../features/webhook-secret.js';
-import { readFileOrStdin } from '../../core/stdin.js';
 import type { Command } from '@commander-js/extra-typings';
+import { PAYLOAD_LIMIT, readFileOrStdin } from '../../core/stdin.js';
 import { examples } from '../declare.js';
 
 export function declare(command: Command) {
   return command
     .description('print a valid Svc-Signature header value for a payload')
-    .option('--payload-file <file>', 'the raw body (- reads stdin)')
+    .option('--payload-file <file>', 'the raw body, a regular file up to 1 MiB (- reads stdin)')
     .option('--secret-stdin', 'read the webhook secret from stdin (else SVC_WEBHOOK_SECRET, then the profile)')
     .option('--timestamp <unix>', 'signature time in unix seconds (default now)')
     .addHelpText('after', examples('svc webhooks sign --payload-file event.json', 'svc webhooks sign --payload-file event.json --timestamp 1763719200'));
@@ -27,7 +27,7 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   if (opts.payloadFile === '-' && opts.secretStdin) throw new UsageError('--payload-file - and --secret-stdin cannot both read standard input');
   const timestamp = validate.wholeSeconds(opts.timestamp, '--timestamp') ?? Math.floor(Date.now() / 1000);
   const { secret } = await resolveWebhookSecret(ctx, { secretStdin: opts.secretStdin, stdinFlag: true });
-  const payload = await readFileOrStdin(opts.payloadFile, ctx.io.streams.stdin, '--payload-file', ctx.signal);
+  const payload = await readFileOrStdin(opts.payloadFile, ctx.io.streams.stdin, '--payload-file', ctx.signal, PAYLOAD_LIMIT);
   const signature = computeSignature(secret, timestamp, payload);
   const header = `t=${timestamp},v1=${signature}`;
   if (ctx.options.output === 'json' || ctx.options.output === 'jsonl') {
