@@ -41,7 +41,7 @@ describe('the shim', () => {
 });
 
 describe('a real process', () => {
-  it('exits with the contract\'s codes: 0, 2 for usage, 3 for not found, 4 for a refused key', async () => {
+  it('exits with the documented codes: 0, 2 for usage, 3 for not found, 4 for a refused key', async () => {
     const env = sandbox.env();
     const outcomes = await Promise.all([
       outcome(['me', '-o', 'json'], env),
