@@ -2,7 +2,6 @@
  * The factory every command receives: lazy, cached access to IO, output, config, the resolved
  * profile, the API client and the prompter. Nothing is loaded until a command asks for it.
  */
-import { Chalk } from 'chalk';
 import type { Command } from 'commander';
 import type { ApiClient } from '../api/client.js';
 import { noticeText, proxyText, type ClientEventSink } from '../api/client-events.js';
@@ -303,7 +302,8 @@ export class Context {
   }
 
   output(): Promise<Output> {
-    this.outputPromise ??= Promise.resolve(new Output(this.io, this.format, Chalk, this.options.fields));
+    // chalk loads with the first output, not at start-up (docs/performance.md).
+    this.outputPromise ??= import('chalk').then(({ Chalk }) => new Output(this.io, this.format, Chalk, this.options.fields));
     return this.outputPromise;
   }
 
