@@ -13,8 +13,23 @@ export interface McpSession {
   client: Client;
   /** every message the client received, as JSON text */
   received: string[];
+  /** errors the client's transport reported (a line on stdout that is not a protocol message is one) */
+  errors: string[];
   stderr: () => string;
   close(): Promise<void>;
+}
+
+/** A tool's answer: its structured content (the JSON it carries), its text, and whether it is an error. */
+export interface ToolAnswer {
+  isError: boolean;
+  data: Record<string, unknown>;
+  text: string;
+}
+
+export async function toolCall(session: McpSession, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+  const result = await session.client.callTool({ name, arguments: args });
+  const text = (result.content as { type: string; text: string }[]).map((part) => part.text).join('');
+  return { isError: result.isError === true, data: (result.structuredContent ?? {}) as Record<string, unknown>, text };
 }
 
 export async function startMcp(args: string[], env: Record<string, string>): Promise<McpSession> {
@@ -28,6 +43,8 @@ export async function startMcp(args: string[], env: Record<string, string>): Pro
   (transport.stderr as PassThrough | null)?.on('data', (chunk) => (stderr += chunk));
   const received: string[] = [];
   const client = new Client({ name: 'svc-test', version: '1.0.0' });
+  const errors: string[] = [];
+  client.onerror = (error) => errors.push(error.message);
   await client.connect(transport);
   // Recorded after the opening exchange too: the SDK sets onmessage in connect.
   const onmessage = transport.onmessage;
@@ -37,5 +54,5 @@ export async function startMcp(args: string[], env: Record<string, string>): Pro
   };
   const close = () => client.close();
   closeLater(close);
-  return { client, received, stderr: () => stderr, close };
+  return { client, received, errors, stderr: () => stderr, close };
 }
