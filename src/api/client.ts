@@ -16,6 +16,7 @@ import { Pacer, type Sleep } from './pacer.js';
 import { describeNetworkError, errorCode, loadTransport } from './transport.js';
 import { describeProxy, proxyAtFault, scrubProxyCredentials, type ProxySettings } from './proxy.js';
 import { isCertificateError, isRetryable, retryDelayMs, type Outcome } from './retry.js';
+import type { ClientEventSink } from './client-events.js';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -33,10 +34,8 @@ export interface ClientOptions {
   dryRun?: (request: DryRunRequest) => Promise<void>;
   /** request/response lines for --debug (already redacted when they arrive here) */
   debug?: (line: string) => void;
-  /** one-line notices for people: retries (with the wait they announce), replays */
-  notice?: (line: string, waitMs?: number) => void;
-  /** called as a call starts (retries and waits included); the function it returns, as it ends: a spinner for slow calls */
-  onWait?: () => () => void;
+  /** what happens while calls run (retries, replays, the proxy, each call's start and end), for the caller to show */
+  onEvent?: ClientEventSink;
   /** secrets to scrub from debug output besides the API key */
   secrets?: string[];
   sleep?: Sleep;
@@ -85,7 +84,9 @@ export class ApiClient {
   private readonly random: () => number;
   readonly pacer: Pacer;
   private dispatcherPromise?: Promise<Dispatcher>;
-  private notice?: (line: string, waitMs?: number) => void;
+  private onEvent?: ClientEventSink;
+  /** numbers each call, pairing its `wait` events */
+  private calls = 0;
   private readonly now: () => number;
 
   constructor(private readonly options: ClientOptions) {
@@ -97,12 +98,17 @@ export class ApiClient {
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
     this.pacer = new Pacer(options.ratePerMinute ?? 3_000, this.sleep, this.now);
-    this.notice = options.notice;
+    this.onEvent = options.onEvent;
   }
 
-  /** Replaces the one-line notices (retries, replays); bulk work counts them in its summary instead. */
-  setNotice(notice: ((line: string, waitMs?: number) => void) | undefined): void {
-    this.notice = notice;
+  /** The sink of events, as given or last set. */
+  get eventSink(): ClientEventSink | undefined {
+    return this.onEvent;
+  }
+
+  /** Replaces the sink of events (bulk work counts retries and replays in its summary instead of showing them). */
+  setOnEvent(sink: ClientEventSink | undefined): void {
+    this.onEvent = sink;
   }
 
   /** A fresh idempotency key for a creating POST (Web Crypto's: node:crypto costs start-up time to load). */
@@ -148,11 +154,12 @@ export class ApiClient {
       await this.options.dryRun(dryRunRequest(method, url, headers, payload));
       return { status: 0, headers: {}, body: undefined as T, replayed: false, idempotencyKey: options.idempotencyKey, dryRun: true };
     }
-    const endWait = this.options.onWait?.();
+    const call = ++this.calls;
+    this.onEvent?.({ type: 'wait', phase: 'start', call });
     try {
       return await this.attempts<T>(method, path, url, headers, payload, options);
     } finally {
-      endWait?.();
+      this.onEvent?.({ type: 'wait', phase: 'end', call });
     }
   }
 
@@ -169,11 +176,7 @@ export class ApiClient {
       const attempt = await this.attempt(method, url, headers, payload, options.signal);
       if (attempt.kind === 'success') {
         const replayed = headerValue(attempt.headers['idempotent-replayed']) === 'true';
-        if (replayed) {
-          this.notice?.(
-            `replayed: the service returned the stored response for Idempotency-Key ${options.idempotencyKey}; nothing ran twice`,
-          );
-        }
+        if (replayed) this.onEvent?.({ type: 'replayed', idempotencyKey: options.idempotencyKey });
         return {
           status: attempt.status,
           headers: attempt.headers,
@@ -188,10 +191,7 @@ export class ApiClient {
       if (retry >= this.maxRetries) throw this.exhausted(attempt.error, retry + 1, options.idempotencyKey);
       const waitMs = retryDelayMs(outcome, retry, this.random);
       if (outcome.kind === 'response' && outcome.status === 429) this.pacer.pauseUntil(this.now() + waitMs);
-      this.notice?.(
-        `retrying ${method} ${path} in ${(waitMs / 1000).toFixed(1)}s (${describeOutcome(outcome)}; retry ${retry + 1} of ${this.maxRetries})`,
-        waitMs,
-      );
+      this.onEvent?.({ type: 'retry', method, path, waitMs, outcome, retry: retry + 1, maxRetries: this.maxRetries });
       await this.sleep(waitMs, options.signal);
     }
   }
@@ -208,7 +208,10 @@ export class ApiClient {
       ? Promise.resolve(this.options.dispatcher)
       : loadTransport().then((transport) => {
           const { proxy } = this.options;
-          if (proxy) this.debugLine(`* proxy: ${[proxy.httpsProxy && `https via ${describeProxy(proxy.httpsProxy)}`, proxy.httpProxy && `http via ${describeProxy(proxy.httpProxy)}`].filter(Boolean).join(', ')}; not for ${proxy.noProxy}`);
+          if (proxy) {
+            const via = (value: string | undefined) => (value ? describeProxy(value) : undefined);
+            this.onEvent?.({ type: 'proxy', https: via(proxy.httpsProxy), http: via(proxy.httpProxy), noProxy: proxy.noProxy });
+          }
           return transport.createAgent(undefined, proxy);
         });
     return this.dispatcherPromise;
@@ -401,15 +404,4 @@ export function toProblem(status: number, parsed: unknown, text: string, content
 function snippet(text: string, max = 120): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
-
-function describeOutcome(outcome: Outcome): string {
-  switch (outcome.kind) {
-    case 'timeout':
-      return 'time-out';
-    case 'network':
-      return outcome.code;
-    case 'response':
-      return outcome.code ? `${outcome.status} ${outcome.code}` : String(outcome.status);
-  }
 }

@@ -5,6 +5,7 @@
 import { Chalk } from 'chalk';
 import type { Command } from 'commander';
 import type { ApiClient } from '../api/client.js';
+import { noticeText, proxyText, type ClientEventSink } from '../api/client-events.js';
 import { proxySettings, type ProxySettings } from '../api/proxy.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { IO, type IOStreams } from '../core/io.js';
@@ -226,18 +227,43 @@ export class Context {
       ratePerMinute: this.ratePerMinute,
       // Debug lines quote the server's answers: shown with control characters made visible.
       debug: this.debugEnabled ? (line) => this.io.info(terminalSafeLine(line)) : undefined,
-      notice: (line, waitMs = 0) => {
-        // Short retries stay quiet in pipes; a wait long enough to look like a hang is always announced.
-        if (line.startsWith('retrying') && !this.io.stderrIsTTY && !this.debugEnabled && waitMs < LONG_WAIT_MS) return;
-        this.io.info(terminalSafeLine(line.startsWith('retrying') ? `… ${line}` : `note: ${line}`));
-      },
+      onEvent: this.clientEvents(),
       secrets,
-      onWait: () => this.io.networkWait(),
       proxy: this.proxy(),
       dryRun: this.options.dryRun ? (request) => this.io.write(`${jsonText(request, undefined, this.io.stdoutIsTTY)}\n`) : undefined,
     });
     this.clients.push(client);
     return client;
+  }
+
+  /**
+   * How a person sees what a client reports: a spinner while calls wait, a notice per retry (short
+   * ones stay quiet in pipes; a wait long enough to look like a hang is always announced) and per
+   * replay, the proxy with --debug.
+   */
+  private clientEvents(): ClientEventSink {
+    const waits = new Map<number, () => void>();
+    return (event) => {
+      switch (event.type) {
+        case 'wait':
+          if (event.phase === 'start') {
+            waits.set(event.call, this.io.networkWait());
+          } else {
+            waits.get(event.call)?.();
+            waits.delete(event.call);
+          }
+          return;
+        case 'proxy':
+          if (this.debugEnabled) this.io.info(terminalSafeLine(proxyText(event)));
+          return;
+        case 'retry':
+          if (!this.io.stderrIsTTY && !this.debugEnabled && event.waitMs < LONG_WAIT_MS) return;
+          this.io.info(terminalSafeLine(`… ${noticeText(event)}`));
+          return;
+        case 'replayed':
+          this.io.info(terminalSafeLine(`note: ${noticeText(event)}`));
+      }
+    };
   }
 
   /**

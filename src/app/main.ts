@@ -4,6 +4,7 @@
  */
 import { CommanderError, type Command } from 'commander';
 import { ExitCode, SvcError, UsageError, errorLines, problemLine } from '../core/errors.js';
+import { isOutputClosed, stopReason } from '../core/abort.js';
 import { colorForced, type IOStreams } from '../core/io.js';
 import { terminalSafe, terminalSafeLine } from '../core/sanitize.js';
 import { Context, type GivenGlobal } from './context.js';
@@ -40,11 +41,9 @@ export async function runMain(argv: string[], streams: IOStreams, build: Program
   process.on('SIGHUP', onSignal);
   // A reader that goes away (`svc links ls --all | head`) is not an error: stop quietly with 0.
   // The listener stays for the life of the process: help text may still be flushing after main returns.
-  let brokenPipe = false;
   streams.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') return;
-    brokenPipe = true;
-    // The reason tells a closed output from Ctrl-C (bulk lets the rows already sent finish).
+    if (!isOutputClosed(error)) return;
+    // The reason tells a closed output from Ctrl-C (stopReason; bulk lets the rows already sent finish).
     controller.abort(error);
   });
   const state: RunState = { exitCode: ExitCode.ok };
@@ -56,11 +55,11 @@ export async function runMain(argv: string[], streams: IOStreams, build: Program
     signal: controller.signal,
     attach(command, verb) {
       command.action(async (...args: unknown[]) => {
-        const positionals = args.slice(0, -2).flatMap((value) => (Array.isArray(value) ? value : [value])) as string[];
         const context = new Context(command.optsWithGlobals(), streams, controller.signal, { given: givenGlobals(program!), tree });
         state.context = context;
         await context.start();
-        const code = await verb.run(context, command.opts() as never, positionals);
+        // The arguments as commander processed them (a variadic one is an array), then the options.
+        const code = await verb.run(context, command.opts(), args.slice(0, -2));
         await context.finish();
         state.exitCode = typeof code === 'number' ? code : ExitCode.ok;
       });
@@ -71,7 +70,7 @@ export async function runMain(argv: string[], streams: IOStreams, build: Program
     await program.parseAsync(argv, { from: 'user' });
     return state.exitCode;
   } catch (error) {
-    if (brokenPipe || (error as NodeJS.ErrnoException)?.code === 'EPIPE') return ExitCode.ok;
+    if (stopReason(controller.signal) === 'output-closed' || isOutputClosed(error)) return ExitCode.ok;
     return reportError(error, streams, program.opts(), state.context, controller.signal);
   } finally {
     process.off('SIGINT', onSignal);

@@ -7,23 +7,20 @@ import { ExitCode } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { wrapLine } from '../core/output.js';
 import { runChecks, type Check } from '../features/doctor.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
+import type { OptionsOf } from '../app/verb.js';
 import { examples } from './declare.js';
-
-interface Options {
-  webhook?: boolean;
-}
 
 export type { Check };
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('check config, key, API, clock and webhook setup; one line each with a fix')
     .option('--webhook', "also send a test delivery to the key's webhook URL (POST /webhooks:test)")
     .addHelpText('after', examples('svc doctor', 'svc --profile staging doctor --webhook', 'svc doctor -o json | jq ".[] | select(.ok | not)"'));
 }
 
-export async function run(ctx: Context, opts: Options): Promise<number> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<number> {
   const checks = await runChecks(ctx, Boolean(opts.webhook));
   await render(ctx, checks);
   return checks.every((check) => check.ok) ? ExitCode.ok : ExitCode.refused;

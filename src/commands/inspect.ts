@@ -6,7 +6,7 @@ import { defaultColumns } from '../api/resource-fields.js';
 import type { SvcEvent } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
 import type { Context } from '../app/context.js';
-import { cellText, valueAt } from '../core/fields.js';
+import { cellText, valueAt } from '../core/field-paths.js';
 import { truncate, type Column, type Output } from '../core/output.js';
 import stringWidth from 'string-width';
 import { terminalSafeLine } from '../core/sanitize.js';
@@ -15,15 +15,12 @@ import * as validate from '../api/checks.js';
 import { findRecord, recordHistory, type Found } from '../features/inspect.js';
 import { namesFor, type Names } from '../features/names.js';
 import { paintStatus } from '../features/status.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
+import type { ArgsOf, OptionsOf } from '../app/verb.js';
 import { examples, fieldsOption } from './declare.js';
 
-interface Options {
-  since?: string;
-}
-
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .argument('<id>', 'a link id or an order id')
     .description('a link or order and its history from the event feed, oldest first')
     .option('--since <time|duration>', 'read events that occurred at or after this: 15m, 2h, 7d or an ISO time (default: the whole feed, 30 days)')
@@ -31,7 +28,7 @@ export function declare(command: Command): void {
     .addHelpText('after', examples('svc inspect <id>', 'svc inspect <id> --since 2d', 'svc inspect <id> -o json | jq .events[].type', 'svc inspect <id> -o csv --fields occurredAt,type,data.status'));
 }
 
-export async function run(ctx: Context, opts: Options, [rawId]: string[]): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>, [rawId]: ArgsOf<typeof declare>): Promise<void> {
   const id = validate.uuid(rawId, 'ID').toLowerCase();
   const sinceMicros = parseSince(opts.since, Date.now());
   const client = await ctx.client();

@@ -3,17 +3,13 @@
  * AI assistant over the Model Context Protocol on stdio. The server (and the MCP SDK) is loaded
  * here, when the verb runs, so no other command's start-up carries it (src/features/mcp/).
  */
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../app/context.js';
+import type { OptionsOf } from '../app/verb.js';
 import { examples } from './declare.js';
 
-interface Options {
-  allowWrite?: boolean;
-  tools?: string;
-}
-
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('serve the API and svc\'s support tools to an AI assistant (Model Context Protocol over stdio)')
     .option('--allow-write', 'also list the tools that change data: links_create, links_cancel, orders_place')
     .option('--tools <a,b>', 'list only these tools (names as the assistant sees them)')
@@ -24,7 +20,7 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, opts: Options): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<void> {
   const tools = opts.tools?.split(',').map((name) => name.trim()).filter(Boolean);
   const { serveMcp } = await import('../features/mcp/server.js');
   await serveMcp(ctx, { allowWrite: Boolean(opts.allowWrite), tools });

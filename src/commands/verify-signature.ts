@@ -11,37 +11,30 @@ import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from '../core/signature.js
 import { diagnose } from '../core/signature-diagnose.js';
 import { toReport, type VerifyReport } from '../features/verify-signature.js';
 import { knownSecrets, resolveWebhookSecret } from '../features/webhook-secret.js';
-import { readFileOrStdin } from '../core/stdin.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
+import type { OptionsOf } from '../app/verb.js';
+import { PAYLOAD_LIMIT, readFileOrStdin } from '../core/stdin.js';
 import { examples } from './declare.js';
 
-export interface VerifyOptions {
-  header?: string;
-  payloadFile?: string;
-  secretStdin?: boolean;
-  tolerance?: string;
-  now?: string;
-}
-
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('check a Svc-Signature header against a payload and explain why it fails')
     .option('--header <value>', 'the Svc-Signature header value')
-    .option('--payload-file <file>', 'the raw body as received (- reads stdin)')
+    .option('--payload-file <file>', 'the raw body as received, a regular file up to 1 MiB (- reads stdin)')
     .option('--secret-stdin', 'read the webhook secret from stdin (else SVC_WEBHOOK_SECRET, then the profile)')
     .option('--tolerance <seconds>', 'allowed clock skew (default 300)')
     .option('--now <unix>', 'check as if the time were this (unix seconds)')
     .addHelpText('after', examples('svc verify-signature --header "t=1763719200,v1=5f…" --payload-file body.json', 'svc verify-signature --header "$SIG" --payload-file - < body.json'));
 }
 
-export async function run(ctx: Context, opts: VerifyOptions): Promise<number> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<number> {
   if (opts.header === undefined) throw new UsageError('--header: required (the Svc-Signature header value)');
   if (opts.payloadFile === undefined) throw new UsageError('--payload-file: required (the raw body as received, - for stdin)');
   if (opts.payloadFile === '-' && opts.secretStdin) throw new UsageError('--payload-file - and --secret-stdin cannot both read standard input');
   const toleranceSeconds = validate.wholeSeconds(opts.tolerance, '--tolerance') ?? DEFAULT_TOLERANCE_SECONDS;
   const now = validate.wholeSeconds(opts.now, '--now') ?? Math.floor(Date.now() / 1000);
   const { secret, source } = await resolveWebhookSecret(ctx, { secretStdin: opts.secretStdin, stdinFlag: true });
-  const payload = await readFileOrStdin(opts.payloadFile, ctx.io.streams.stdin, '--payload-file', ctx.signal);
+  const payload = await readFileOrStdin(opts.payloadFile, ctx.io.streams.stdin, '--payload-file', ctx.signal, PAYLOAD_LIMIT);
 
   const verification = verifySignature({ header: opts.header, payload, secret, now, toleranceSeconds });
   const causes = verification.valid ? [] : diagnose({ verification, payload, secret, otherSecrets: await knownSecrets(ctx) });

@@ -27,3 +27,26 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
   const registered = set;
   return () => registered.delete(callback);
 }
+
+/**
+ * Why a run stops before its work is done: Ctrl-C (or SIGTERM, SIGHUP), or a reader of standard
+ * output that went away (`svc … | head`), which is not an error. The run's signal is aborted with
+ * the output's error as its reason in the second case; this is the one place that tells them apart.
+ */
+export type StopReason = 'interrupted' | 'output-closed';
+
+/** Why the run whose signal this is was stopped; undefined while it runs. */
+export function stopReason(signal: AbortSignal | undefined): StopReason | undefined {
+  if (!signal?.aborted) return undefined;
+  return isOutputClosed(signal.reason) ? 'output-closed' : 'interrupted';
+}
+
+/** Whether `error` is the failure of a write to an output whose reader went away (EPIPE). */
+export function isOutputClosed(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as NodeJS.ErrnoException).code === 'EPIPE';
+}
+
+/** The error of a write to an output whose reader went away (what isOutputClosed recognises). */
+export function outputClosedError(message = 'standard output was closed'): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code: 'EPIPE' });
+}

@@ -4,7 +4,7 @@
  */
 import { fstatSync } from 'node:fs';
 import type { Writable, Readable } from 'node:stream';
-import { onAbort } from './abort.js';
+import { onAbort, outputClosedError, stopReason } from './abort.js';
 import { InterruptedError } from './errors.js';
 import { terminalSafeStyled } from './sanitize.js';
 import { isProcessStreams, isTerminal } from './stdio.js';
@@ -144,11 +144,11 @@ export class IO {
   async writeStdout(chunk: string): Promise<void> {
     const stdout = this.streams.stdout;
     // A reader that went away (`| head -1`): the write fails at once instead of waiting for a drain that never comes.
-    if (stdout.destroyed) throw closedOutput();
+    if (stdout.destroyed) throw outputClosedError();
     if (!stdout.write(chunk)) {
       const signal = this.signal;
       // Ctrl-C while the reader lags (or has stopped): the run stops waiting for it.
-      const interrupted = () => (signal?.reason instanceof Error && (signal.reason as NodeJS.ErrnoException).code === 'EPIPE' ? signal.reason : new InterruptedError());
+      const interrupted = () => (stopReason(signal) === 'output-closed' ? (signal!.reason as Error) : new InterruptedError());
       if (signal?.aborted) throw interrupted();
       await new Promise<void>((resolve, reject) => {
         const stopWaiting = signal ? onAbort(signal, () => onError(interrupted())) : undefined;
@@ -168,7 +168,7 @@ export class IO {
         };
         const onClose = () => {
           done();
-          reject(closedOutput());
+          reject(outputClosedError());
         };
         stdout.once('drain', onDrain);
         stdout.once('error', onError);
@@ -255,10 +255,6 @@ export class IO {
   }
 }
 
-/** The error of a write to an output whose reader went away. */
-function closedOutput(): NodeJS.ErrnoException {
-  return Object.assign(new Error('standard output was closed'), { code: 'EPIPE' });
-}
 
 const DEFAULT_WIDTH = 80;
 /** a wait shorter than this shows nothing */

@@ -7,6 +7,9 @@
 import { hmacHex, type Verification } from './signature.js';
 
 export type CauseCode =
+  | 'body_not_json'
+  | 'body_truncated'
+  | 'keys_reordered'
   | 'body_reserialized'
   | 'whitespace_changed'
   | 'trailing_newline_added'
@@ -55,13 +58,18 @@ interface Variant<T> {
 const MILLISECOND_DIGITS = 13;
 const YEAR_SECONDS = 366 * 24 * 3600;
 
-/** Likely causes, most specific first; empty when nothing known explains the failure. */
+/**
+ * Likely causes, most specific first; empty when nothing known explains the failure. When no known
+ * mistake re-creates the signature, what the body itself shows (not JSON, cut short, members
+ * reordered, its layout changed) is named: a changed body is checked before the secret is blamed.
+ */
 export function diagnose(input: DiagnoseInput): Cause[] {
   const { verification } = input;
   const causes: Cause[] = timestampCauses(verification);
   const timestamp = verification.header.timestamp;
   if (timestamp !== null && verification.header.signatures.length > 0 && !verification.signatureMatches) {
-    causes.push(...signatureCauses(input, timestamp));
+    const found = signatureCauses(input, timestamp);
+    causes.push(...(found.length > 0 ? found : bodyEvidence(input.payload)));
   }
   // A millisecond t explains both the skew and a mismatch found by dividing it; say it once.
   return causes.filter((cause, index) => causes.findIndex((other) => other.code === cause.code) === index);
@@ -110,6 +118,74 @@ function signatureCauses(input: DiagnoseInput, timestamp: string): Cause[] {
     if (wanted.has(combination.run())) return combination.causes;
   }
   return [];
+}
+
+/** The members of an event in the order the service writes them. */
+const EVENT_ORDER = ['id', 'type', 'occurredAt', 'environment', 'data'];
+const VERIFY_RAW = 'verify the raw bytes as received, before any parsing or saving';
+
+/**
+ * What the body shows of a change on its way, without a signature to prove it: the service signs and
+ * sends one event as compact JSON (members in the order id, type, occurredAt, environment, data), with
+ * no line end after it.
+ */
+export function bodyEvidence(payload: Buffer): Cause[] {
+  const text = payload.toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    if (text.trim() === '') return [{ code: 'body_not_json', message: 'the body is empty; the sender signed a JSON event: is this the delivery\'s body?' }];
+    if (endsInsideJson(text)) {
+      return [{ code: 'body_truncated', message: `the body stops in the middle of its JSON after ${payload.length} bytes: it was cut short (a size limit, or a read that stopped early); the sender signed the whole event` }];
+    }
+    const at = /position (\d+)/.exec((error as Error).message)?.[1];
+    return [{ code: 'body_not_json', message: `the body is not valid JSON${at === undefined ? '' : ` (at character ${at})`}: the sender signed a JSON event, so the bytes were changed on the way, or this is not the delivery's body` }];
+  }
+  const causes: Cause[] = [];
+  const keys = isPlainObject(parsed) ? Object.keys(parsed) : [];
+  const known = keys.filter((key) => EVENT_ORDER.includes(key));
+  const expected = EVENT_ORDER.filter((key) => known.includes(key));
+  if (keys.includes('id') && keys.includes('type') && known.join() !== expected.join()) {
+    const sorted = keys.join() === [...keys].sort().join();
+    causes.push({
+      code: 'keys_reordered',
+      message: `the event's members are in another order (${known.join(', ')}${sorted ? ': alphabetical, as jq -S or sort_keys=True write them' : ''}); the sender signed them as ${expected.join(', ')}: ${VERIFY_RAW}`,
+    });
+  }
+  const withoutLineEnd = text.replace(/\r?\n$/, '');
+  if (withoutLineEnd !== JSON.stringify(parsed)) {
+    causes.push({ code: 'whitespace_changed', message: `the body is not laid out as compact JSON (whitespace between its members, or characters escaped differently); the sender signs compact JSON: ${VERIFY_RAW}` });
+  }
+  if (withoutLineEnd !== text) {
+    causes.push({ code: 'trailing_newline_added', message: 'the body ends with a line end; the sender signs the event without one (added when saving or reading it)' });
+  }
+  return causes;
+}
+
+/** Whether JSON text ends inside a string or with an object or array still open (and is otherwise well nested). */
+function endsInsideJson(text: string): boolean {
+  const open: string[] = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') {
+      inString = true;
+    } else if (char === '{' || char === '[') {
+      open.push(char === '{' ? '}' : ']');
+    } else if (char === '}' || char === ']') {
+      if (open.pop() !== char) return false;
+      if (open.length === 0 && text.slice(i + 1).trim() !== '') return false;
+    }
+  }
+  return inString || open.length > 0;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function prefixVariants(timestamp: string): Variant<string>[] {

@@ -9,6 +9,7 @@
 import { EventEmitter } from 'node:events';
 import { closeSync, constants, fstatSync, openSync, statSync, writeSync, type Stats } from 'node:fs';
 import { isatty } from 'node:tty';
+import { outputClosedError } from './abort.js';
 
 const STDOUT_FD = 1;
 
@@ -131,7 +132,7 @@ export class DescriptorWriter extends EventEmitter {
     if (this.stream) return this.stream.write(chunk, done);
     if (this.destroyed) {
       // As a destroyed stream: the write's callback hears of it, no second 'error'.
-      const error = Object.assign(new Error('write after the output closed'), { code: 'EPIPE' });
+      const error = outputClosedError('write after the output closed');
       if (done) process.nextTick(done, error);
       return false;
     }

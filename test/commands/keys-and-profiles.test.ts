@@ -153,7 +153,7 @@ describe('a saved key goes only to its own host', () => {
 });
 
 describe('profile names and a private config', () => {
-  it('refuses names outside the contract\'s pattern (exit 2) and unknown profiles for use and rm (exit 3)', async () => {
+  it('refuses names outside the profile-name pattern (exit 2) and unknown profiles for use and rm (exit 3)', async () => {
     const env = { SVC_CONFIG_DIR: tempConfigDir(), SVC_KEYRING: '0' };
     const proto = await runInProcess(['login', '--profile', '__proto__', '--api-key-stdin'], env, 'svc_live_whatever0000000\n');
     expect([proto.exitCode, proto.stderr]).toEqual([

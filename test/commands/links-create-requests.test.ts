@@ -6,13 +6,14 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
-import { run as createLink } from '../../src/commands/links/create.js';
+import { run as createLink, type declare } from '../../src/commands/links/create.js';
 import { Context } from '../../src/app/context.js';
 import type { IOStreams } from '../../src/core/io.js';
 import type { Choice, Prompter } from '../../src/core/prompter.js';
 import { ApiDouble } from '../helpers/double.js';
 import { runInProcess } from '../helpers/run.js';
 import { tempConfigDir } from '../helpers/svc.js';
+import { parseVerb } from '../helpers/parse.js';
 
 const KEY = 'svc_live_testkey0000000000wxyz';
 const CAMPAIGN = '0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11';
@@ -199,7 +200,7 @@ describe('links create on a terminal, every flag given', () => {
     api.on('POST /personal-links', { status: 201, body: link });
     const prompter = scripted([]);
     ctx.setPrompter(prompter);
-    await createLink(ctx, { campaign: CAMPAIGN, brand: BRAND_A, locale: 'en-US', name: 'Ada' });
+    await createLink(ctx, (await parseVerb<typeof declare>(['links', 'create', '--campaign', CAMPAIGN, '--brand', BRAND_A, '--locale', 'en-US', '--name', 'Ada'])).options);
     expect(prompter.asked).toEqual([]);
     expect(sent()).toEqual(['POST /personal-links']);
     expect(JSON.parse(stdout)).toEqual(link);
@@ -210,7 +211,7 @@ describe('links create on a terminal, every flag given', () => {
     api.on('GET /me', { body: me });
     const prompter = scripted([['Tier', 'Silver']]);
     ctx.setPrompter(prompter);
-    await createLink(ctx, { campaign: CAMPAIGN, brand: BRAND_A, name: 'Ada' });
+    await createLink(ctx, (await parseVerb<typeof declare>(['links', 'create', '--campaign', CAMPAIGN, '--brand', BRAND_A, '--name', 'Ada'])).options);
     expect(prompter.asked).toEqual(['Tier']);
     expect(sent()).toEqual(['POST /personal-links', 'GET /me', 'POST /personal-links']);
     expect(bodyOf(0)).toEqual({ campaignId: CAMPAIGN, brandId: BRAND_A, fullName: 'Ada' });

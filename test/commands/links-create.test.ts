@@ -6,10 +6,11 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { ApiClient } from '../../src/api/client.js';
-import { run } from '../../src/commands/links/create.js';
+import { run, type declare } from '../../src/commands/links/create.js';
 import { Context } from '../../src/app/context.js';
 import type { IOStreams } from '../../src/core/io.js';
 import type { Choice, Prompter } from '../../src/core/prompter.js';
+import { parseVerb } from '../helpers/parse.js';
 
 const ORIGIN = 'https://api.example.test';
 const CAMPAIGN = '0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11';
@@ -137,7 +138,8 @@ describe('links create, guided', () => {
       .reply(201, { id: 'l2' }, { headers: json });
     const prompter = scripted([]);
     ctx.setPrompter(prompter);
-    await run(ctx, { campaign: CAMPAIGN, brand: BRAND_A, name: 'Bob', field: ['tier=Gold'] });
+    const { options } = await parseVerb<typeof declare>(['links', 'create', '--campaign', CAMPAIGN, '--brand', BRAND_A, '--name', 'Bob', '--field', 'tier=Gold']);
+    await run(ctx, options);
     expect(prompter.asked).toEqual([]);
     expect(sent).toEqual({ campaignId: CAMPAIGN, brandId: BRAND_A, fullName: 'Bob', customFields: [{ fieldId: FIELD, textValue: 'Gold' }] });
   });

@@ -2,9 +2,10 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { ApiClient } from '../../src/api/client.js';
-import { run } from '../../src/commands/links/ls.js';
+import { run, type declare } from '../../src/commands/links/ls.js';
 import { Context } from '../../src/app/context.js';
 import type { IOStreams } from '../../src/core/io.js';
+import { parseVerb } from '../helpers/parse.js';
 
 const CAMPAIGN = '0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11';
 
@@ -22,7 +23,8 @@ describe('the next-page hint', () => {
     const streams = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: terminal, env: { NO_COLOR: '1' } } as unknown as IOStreams;
     const ctx = new Context({}, streams, new AbortController().signal);
     ctx.setClient(new ApiClient({ baseUrl: 'https://api.example.test/v1', apiKey: 'svc_live_test0000000000', dispatcher: agent }));
-    await run(ctx, { campaign: CAMPAIGN, status: 'active', limit: '2' });
+    const { options } = await parseVerb<typeof declare>(['links', 'ls', '--campaign', CAMPAIGN, '--status', 'active', '--limit', '2']);
+    await run(ctx, options);
     await new Promise((resolve) => setImmediate(resolve));
     expect(stderr).toBe(`More links: svc links ls --campaign ${CAMPAIGN} --status active --limit 2 --after c1\n`);
     agent.assertNoPendingInterceptors();

@@ -84,7 +84,7 @@ function expectOrderPost(status: number, reply: object) {
     });
 }
 
-const flags = { store: STORE, brand: BRAND, product: PRODUCT, price: '500', country: 'DE', locale: 'en-US', name: 'Ada Lovelace', street: 'Hauptstr. 1', city: 'Berlin', yes: true };
+const flags = { store: STORE, brand: BRAND, product: PRODUCT, price: '500', country: 'DE', locale: 'en-US', name: 'Ada Lovelace', street: 'Hauptstr. 1', city: 'Berlin', yes: true as const };
 
 describe('orders place, guided: a refused answer is asked again', () => {
   it('asks only for the refused phone and postal code, keeps the rest, places once more with a new key', async () => {

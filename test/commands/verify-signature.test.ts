@@ -216,3 +216,24 @@ describe('verify-signature', () => {
     }
   });
 });
+
+describe('verify-signature checks the body before the secret', () => {
+  it('a body re-written by jq -cS (members sorted, a line end added) with the right secret names both, never a rotated secret', async () => {
+    const v1 = sign(SECRET, `${T}.${BODY}`);
+    const sorted = '{"data":{"reference":"R-9"},"id":"e1","type":"order.cancelled"}\n';
+    const result = await verify(`t=${T},v1=${v1}`, sorted, ['-o', 'table']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe(
+      [
+        '✗ invalid: no_matching_signature: none of the 1 v1 signature matches the payload and secret',
+        "  likely cause: the event's members are in another order (data, id, type: alphabetical, as jq -S or sort_keys=True write them); the sender signed them as id, type, data: verify the raw bytes as received, before any parsing or saving [keys_reordered]",
+        '  likely cause: the body ends with a line end; the sender signs the event without one (added when saving or reading it) [trailing_newline_added]',
+        `  t         ${T} (2025-11-21T10:00:00Z)`,
+        `  skew      0s from now (${T}); tolerance ±300s`,
+        `  v1        ${v1}`,
+        '',
+      ].join('\n'),
+    );
+    expect(result.stderr).toBe(NO_MATCH);
+  });
+});

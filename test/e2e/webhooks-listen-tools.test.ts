@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryUrl } from '../../src/core/net.js';
-import { fileNameFor } from '../../src/commands/webhooks/listen.js';
+import { fileNameFor } from '../../src/features/webhooks/saver.js';
 import { BIN, svc, tempConfigDir } from '../helpers/svc.js';
 
 const SECRET = 'c'.repeat(64);

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
+import { noticeText } from '../../src/api/client-events.js';
 import { ApiClient, headerValue, toProblem } from '../../src/api/client.js';
 import { ApiError, UnavailableError } from '../../src/core/errors.js';
 
@@ -30,7 +31,7 @@ function client(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {})
     },
     now: () => clock,
     random: () => 0.5,
-    notice: (line) => notices.push(line),
+    onEvent: (event) => void (noticeText(event) !== undefined && notices.push(noticeText(event)!)),
     debug: (line) => debug.push(line),
     ...extra,
   });
@@ -282,13 +283,13 @@ describe('a 429 holds every caller of the client', () => {
 });
 
 describe('notices and debug sinks are optional', () => {
-  it('a client without them retries and replays quietly; setNotice replaces the sink', async () => {
+  it('a client without them retries and replays quietly; setOnEvent replaces the sink', async () => {
     pool().intercept({ path: '/v1/a', method: 'POST' }).reply(503, { status: 503, code: 'unavailable', detail: 'busy' }, { headers: json });
     pool().intercept({ path: '/v1/a', method: 'POST' }).reply(201, {}, { headers: { ...json, 'idempotent-replayed': 'true' } });
-    const quiet = client({ notice: undefined, debug: undefined });
+    const quiet = client({ onEvent: undefined, debug: undefined });
     expect((await quiet.post('/a', {}, { idempotencyKey: 'k' })).replayed).toBe(true);
     const lines: string[] = [];
-    quiet.setNotice((line) => lines.push(line));
+    quiet.setOnEvent((event) => void (noticeText(event) !== undefined && lines.push(noticeText(event)!)));
     pool().intercept({ path: '/v1/b', method: 'POST' }).reply(201, {}, { headers: { ...json, 'idempotent-replayed': 'true' } });
     await quiet.post('/b', {}, { idempotencyKey: 'k2' });
     expect(lines).toEqual(['replayed: the service returned the stored response for Idempotency-Key k2; nothing ran twice']);

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
+import { noticeText } from '../../src/api/client-events.js';
 import { ApiClient } from '../../src/api/client.js';
 import { pages } from '../../src/api/paginate.js';
 import { ApiError, ExitCode, UnavailableError } from '../../src/core/errors.js';
@@ -27,7 +28,7 @@ function client(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {})
     },
     now: () => clock,
     random: () => 0.5,
-    notice: (line) => notices.push(line),
+    onEvent: (event) => void (noticeText(event) !== undefined && notices.push(noticeText(event)!)),
     debug: (line) => debug.push(line),
     ...extra,
   });

@@ -1,9 +1,9 @@
-/** The HTTP core tells its caller when a call starts and ends (retries included): the spinner's hook. */
+/** The HTTP core tells its caller when a call starts and ends (retries included): what the spinner follows. */
 import { describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { ApiClient } from '../../src/api/client.js';
 
-describe('onWait', () => {
+describe('wait events', () => {
   it('is called once per call, and its end once the call is answered, after every retry', async () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
@@ -16,10 +16,7 @@ describe('onWait', () => {
       apiKey: 'svc_live_test0000000000',
       dispatcher: agent,
       sleep: async () => void events.push('retry wait'),
-      onWait: () => {
-        events.push('start');
-        return () => events.push('end');
-      },
+      onEvent: (event) => void (event.type === 'wait' && events.push(event.phase)),
     });
     expect(await client.get('/me')).toEqual({ ok: true });
     expect(events).toEqual(['start', 'retry wait', 'end']);
@@ -31,7 +28,7 @@ describe('onWait', () => {
     agent.disableNetConnect();
     agent.get('https://api.example.test').intercept({ path: '/v1/me' }).reply(404, { status: 404, code: 'not_found' }, { headers: { 'content-type': 'application/problem+json' } });
     const events: string[] = [];
-    const client = new ApiClient({ baseUrl: 'https://api.example.test/v1', apiKey: 'svc_live_test0000000000', dispatcher: agent, onWait: () => (events.push('start'), () => events.push('end')) });
+    const client = new ApiClient({ baseUrl: 'https://api.example.test/v1', apiKey: 'svc_live_test0000000000', dispatcher: agent, onEvent: (event) => void (event.type === 'wait' && events.push(event.phase)) });
     await expect(client.get('/me')).rejects.toMatchObject({ status: 404 });
     expect(events).toEqual(['start', 'end']);
     await agent.close();

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { defaultColumns, fieldPaths } from '../../src/api/resource-fields.js';
-import { parseFieldList, project, valueAt } from '../../src/core/fields.js';
+import { parseFieldList, project, valueAt } from '../../src/core/field-paths.js';
 import { IO, type IOStreams } from '../../src/core/io.js';
 import { Output, csvCell, type Format } from '../../src/core/output.js';
 

@@ -5,7 +5,7 @@
  */
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { deliveryLine } from '../../src/commands/webhooks/listen.js';
+import { deliveryLine } from '../../src/features/webhooks/line.js';
 import { replayLine } from '../../src/commands/webhooks/replay.js';
 
 const plain = new Chalk({ level: 0 });

@@ -4,7 +4,8 @@
  * shared feed reader (features/events/stats.ts). A terminal gets a chart (chart.ts); a pipe gets JSON lines
  * `{"bucketStart", "type", "count"}`, one per bucket and type, oldest first (csv and json too).
  */
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
+import type { OptionsOf } from '../../app/verb.js';
 import * as validate from '../../api/checks.js';
 import type { Context } from '../../app/context.js';
 import { formatMicros } from '../../core/time.js';
@@ -13,15 +14,8 @@ import { warnUnknownTypes } from '../../features/events/select.js';
 import { collect, examples } from '../declare.js';
 import { renderChart } from './chart.js';
 
-export interface StatsOptions {
-  since?: string;
-  bucket?: string;
-  type?: string[];
-  brand?: string;
-}
-
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('count feed events per type per time bucket: a chart on a terminal, JSON lines in a pipe')
     .option('--since <time|duration>', 'count events that occurred at or after this: 15m, 2h, 7d or an ISO time (default 24h)')
     .option('--bucket <duration>', 'width of each time bucket: 1m, 5m, 1h, 1d (default 1h)')
@@ -38,7 +32,7 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, opts: StatsOptions): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<void> {
   const plan = planStats(opts.since, opts.bucket, Date.now());
   const brandId = validate.optionalUuid(opts.brand, '--brand');
   warnUnknownTypes(opts.type, (line) => ctx.io.info(line));

@@ -4,6 +4,7 @@
  * per currency. It moves nothing: neither cursor nor ledger.
  */
 import type { Context } from '../../app/context.js';
+import type { OptionsOf } from '../../app/verb.js';
 import { ExitCode, InterruptedError } from '../../core/errors.js';
 import type { Output } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
@@ -12,23 +13,18 @@ import { currencyName, totalsByCurrency, type Refund } from '../../features/refu
 import { isRefusedStartCursor } from '../../features/events/feed.js';
 import { dueRefunds } from '../../features/refunds/source.js';
 import { Names, namesFor } from '../../features/names.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples } from '../declare.js';
 import { ledgerOption } from './ledger-option.js';
 
-export interface DueOptions {
-  fromStart?: boolean;
-  ledger?: string;
-}
-
-export function declare(command: Command): void {
-  ledgerOption(command)
+export function declare(command: Command) {
+  return ledgerOption(command)
     .description('list cancelled orders not yet refunded, from the refund cursor; moves nothing')
     .option('--from-start', 'read the whole feed, not from the refund cursor (the ledger still holds)')
     .addHelpText('after', examples('svc refunds due', 'svc refunds due --from-start -o jsonl | jq -r .orderId'));
 }
 
-export async function run(ctx: Context, opts: DueOptions): Promise<number | void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<number | void> {
   const place = await ledgerPlace(ctx, opts.ledger);
   const warn = (line: string) => ctx.io.info(line);
   const ledger = new Ledger(place.path, warn);

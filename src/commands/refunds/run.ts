@@ -7,6 +7,7 @@
  * orderId so it can deduplicate.
  */
 import type { Context } from '../../app/context.js';
+import type { OptionsOf } from '../../app/verb.js';
 import { ExitCode, FailureError, InterruptedError, UnavailableError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import * as validate from '../../core/validate.js';
@@ -17,18 +18,11 @@ import { acquireLedgerLock } from '../../features/refunds/lock.js';
 import { currencyName } from '../../features/refunds/refund.js';
 import { isRefusedStartCursor } from '../../features/events/feed.js';
 import { dueRefunds } from '../../features/refunds/source.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { dryRunOption, examples } from '../declare.js';
 import { ledgerOption } from './ledger-option.js';
 
-export interface RunOptions {
-  exec?: string;
-  follow?: boolean;
-  interval?: string;
-  ledger?: string;
-  /** read the feed from its oldest event, replacing the refund cursor as it goes (the ledger still holds) */
-  fromStart?: boolean;
-}
+export type RunOptions = OptionsOf<typeof declare>;
 
 /**
  * --dry-run: what a run would pay now, printed as `refunds due` prints it; CMD is not run, and neither
@@ -46,8 +40,8 @@ async function preview(ctx: Context, opts: RunOptions): Promise<number | void> {
 const LOCK_WAIT_MS = 2_000;
 const DEFAULT_INTERVAL_SECONDS = 300;
 
-export function declare(command: Command): void {
-  ledgerOption(command)
+export function declare(command: Command) {
+  return ledgerOption(command)
     .description('run CMD once per due refund (refund JSON on stdin, SVC_REFUND_* set) and record each in the ledger')
     .option('--exec <cmd>', 'the shell command that pays one refund; exit 0 means paid')
     .option('-f, --follow', 'keep reconciling every --interval seconds until Ctrl-C')
@@ -66,7 +60,7 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, opts: RunOptions): Promise<number | void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<number | void> {
   if (ctx.options.dryRun) return preview(ctx, opts);
   if (opts.exec === undefined || opts.exec.trim() === '') throw new UsageError('--exec: required: the command that pays one refund (it reads the refund as JSON on stdin)');
   const intervalMs = (validate.positiveNumber(opts.interval, '--interval') ?? DEFAULT_INTERVAL_SECONDS) * 1000;

@@ -10,13 +10,14 @@ import { access, stat } from 'node:fs/promises';
 import type { ApiClient } from '../../api/client.js';
 import type { PersonalLink, TenantCustomField } from '../../api/types.js';
 import type { Context } from '../../app/context.js';
+import { isOutputClosed, stopReason } from '../../core/abort.js';
 import { ExitCode, InterruptedError, SvcError, UsageError, isTransient, type Problem } from '../../core/errors.js';
 import { fileError, interruptible } from '../../core/stdin.js';
 import * as validate from '../../core/validate.js';
-import { mapOrdered } from './bulk-ordered.js';
-import { Progress } from './bulk-progress.js';
-import { RowKeys, prepareRow, invalidRow, type PreparedRow, type RowProblem } from './bulk-rows.js';
-import { FIELD_PREFIX, readRows, type SourceRow } from './bulk-source.js';
+import { mapOrdered } from './ordered.js';
+import { Progress } from './progress.js';
+import { RowKeys, prepareRow, invalidRow, type PreparedRow, type RowProblem } from './rows.js';
+import { FIELD_PREFIX, readRows, type SourceRow } from './input.js';
 import { jsonText } from '../../core/sanitize.js';
 
 const DEFAULT_CONCURRENCY = 8;
@@ -52,13 +53,16 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
   const client = await ctx.client();
   const progress = ctx.io.showProgress() ? new Progress(ctx.io, total, (remaining) => client.pacer.leastWaitMs(remaining)) : undefined;
   // One note per replayed or retried row would flood stderr on a large file; the summary counts them.
-  client.setNotice(undefined);
+  const shown = client.eventSink;
+  client.setOnEvent((event) => {
+    if (event.type !== 'retry' && event.type !== 'replayed') shown?.(event);
+  });
   // A refused key (or Ctrl-C) stops every row: rows in flight are abandoned and no new one is sent.
   const stop = new AbortController();
   let outputClosed = false;
-  // A closed output (the run's signal aborted with EPIPE) only stops new rows: see outputClosed.
+  // A closed output only stops new rows: see outputClosed.
   const onInterrupt = () => {
-    if ((ctx.signal.reason as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') outputClosed = true;
+    if (stopReason(ctx.signal) === 'output-closed') outputClosed = true;
     else stop.abort();
   };
   ctx.signal.addEventListener('abort', onInterrupt, { once: true });
@@ -66,7 +70,7 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
   // `… | head -1`: the reader went away. No new row is sent; the run ends with exit 1, saying how many were not tried.
   // Rows already sent finish and are counted (abandoned, the service may have created them unseen).
   const onOutputError = (error: NodeJS.ErrnoException) => {
-    if (error?.code === 'EPIPE') outputClosed = true;
+    if (isOutputClosed(error)) outputClosed = true;
   };
   ctx.io.streams.stdout.on('error', onOutputError);
   /** rows answered (counted as each finishes, also when its line could not be written) */
@@ -103,9 +107,9 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
       if (ctx.options.dryRun) {
         if (!result.ok) ctx.io.info(jsonText(resultLine(result), undefined, ctx.io.stderrIsTTY));
       } else {
-        await ctx.io.write(`${jsonText(resultLine(result), undefined, ctx.io.stdoutIsTTY)}\n`).catch((error: NodeJS.ErrnoException) => {
+        await ctx.io.write(`${jsonText(resultLine(result), undefined, ctx.io.stdoutIsTTY)}\n`).catch((error: unknown) => {
           // No new row starts while the rows in flight finish (mapOrdered waits for them).
-          if (error?.code === 'EPIPE') outputClosed = true;
+          if (isOutputClosed(error)) outputClosed = true;
           throw error;
         });
       }
@@ -113,7 +117,7 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
     }
     finished = true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException)?.code === 'EPIPE') outputClosed = true;
+    if (isOutputClosed(error)) outputClosed = true;
     // Rows abandoned because of the fatal error fail with "interrupted"; report the cause instead.
     if (!outputClosed) throw fatal ?? error;
   } finally {
@@ -131,7 +135,7 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
   }
   if (outputClosed) return ExitCode.refused;
   if (tally.total === 0) throw new UsageError(`--from-file: ${source} holds no rows`);
-  // A dry run changes nothing and succeeds (the contract's exit 0); rows that would fail are on stderr.
+  // A dry run changes nothing and succeeds (exit 0, as docs/output.md says); rows that would fail are on stderr.
   if (ctx.options.dryRun) return ExitCode.ok;
   return tally.failed === 0 ? ExitCode.ok : ExitCode.refused;
 }
