@@ -1,7 +1,7 @@
 /**
  * `svc mcp [--allow-write] [--tools a,b]`: serves svc's reads (and, when allowed, its writes) to an
- * AI assistant over the Model Context Protocol on stdio. The server (and the MCP SDK) is loaded
- * here, when the verb runs, so no other command's start-up carries it (src/features/mcp/).
+ * AI assistant over the Model Context Protocol on stdio. The tools and the server (with the MCP SDK)
+ * are loaded here, when the verb runs, so no other command's start-up carries them (src/features/mcp/).
  */
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../app/context.js';
@@ -22,6 +22,11 @@ export function declare(command: Command) {
 
 export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<void> {
   const tools = opts.tools?.split(',').map((name) => name.trim()).filter(Boolean);
+  const allowWrite = Boolean(opts.allowWrite);
+  const { chosenTools } = await import('../features/mcp/tools.js');
+  const chosen = await chosenTools({ allowWrite, tools });
+  // The key is checked before serving: a broken profile is one error line and an exit code, as for any command.
+  await ctx.client();
   const { serveMcp } = await import('../features/mcp/server.js');
-  await serveMcp(ctx, { allowWrite: Boolean(opts.allowWrite), tools });
+  await serveMcp(ctx, chosen, allowWrite);
 }

@@ -27,7 +27,6 @@ const READ_TOOLS = [
   'doctor',
   'verify_signature',
 ];
-const WRITE_TOOLS = ['links_create', 'links_cancel', 'orders_place'];
 
 let sb: InProcessSandbox;
 
@@ -46,7 +45,7 @@ beforeAll(async () => {
   sb = await startSandbox();
   env = { ...sb.env(), SVC_WEBHOOK_SECRET: sb.key('full').webhookSecret };
   mcp = await startMcp([], env);
-});
+}, 60_000);
 
 describe('the tool list', () => {
   it('without --allow-write: every read tool, read-only, each with a description and an object schema; no write tool', async () => {
@@ -67,13 +66,7 @@ describe('the tool list', () => {
     expect(schema.required).toEqual([]);
   });
 
-  it('--allow-write adds the write tools with their hints; --tools narrows the list', async () => {
-    const writer = await startMcp(['--allow-write'], env);
-    const { tools } = await writer.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual([...READ_TOOLS, ...WRITE_TOOLS]);
-    const hints = Object.fromEntries(tools.filter((tool) => WRITE_TOOLS.includes(tool.name)).map((tool) => [tool.name, [tool.annotations?.readOnlyHint, tool.annotations?.destructiveHint, tool.annotations?.idempotentHint]]));
-    expect(hints).toEqual({ links_create: [false, false, false], links_cancel: [false, true, true], orders_place: [false, false, false] });
-    await writer.close();
+  it('--tools narrows the list', { timeout: 60_000 }, async () => {
     const narrow = await startMcp(['--tools', 'inspect,refunds_due'], env);
     expect((await narrow.client.listTools()).tools.map((tool) => tool.name)).toEqual(['inspect', 'refunds_due']);
     await narrow.close();
@@ -164,7 +157,7 @@ describe('errors', () => {
 });
 
 describe('a cancelled call', () => {
-  it('stops its request; the server goes on answering', async () => {
+  it('stops its request; the server goes on answering', { timeout: 60_000 }, async () => {
     const slow = await startMcp(['--debug'], env);
     await sb.admin('PUT', '/faults', { delayMs: 20_000 });
     try {
@@ -182,7 +175,7 @@ describe('a cancelled call', () => {
 });
 
 describe('secrets', () => {
-  it('no key or webhook secret in anything the client received, even from a refused key', async () => {
+  it('no key or webhook secret in anything the client received, even from a refused key', { timeout: 60_000 }, async () => {
     const key = sb.key('full').apiKey;
     const wrong = `${key.slice(0, -4)}AAAA`;
     const refused = await startMcp([], { ...env, SVC_API_KEY: wrong });

@@ -24,6 +24,14 @@ beforeAll(async () => {
   mcp = await startMcp(['--allow-write'], sb.env());
   const campaigns = await toolCall(mcp, 'campaigns_list', { brandId: sb.key('full').brandIds[0] });
   campaignId = (campaigns.data.items as { id: string }[])[0].id;
+}, 60_000);
+
+it('--allow-write lists the write tools after the read tools, with their hints', async () => {
+  const { tools } = await mcp.client.listTools();
+  expect(tools.map((tool) => tool.name).slice(-4)).toEqual(['verify_signature', 'links_create', 'links_cancel', 'orders_place']);
+  expect(tools).toHaveLength(17);
+  const hints = Object.fromEntries(tools.slice(-3).map((tool) => [tool.name, [tool.annotations?.readOnlyHint, tool.annotations?.destructiveHint, tool.annotations?.idempotentHint]]));
+  expect(hints).toEqual({ links_create: [false, false, false], links_cancel: [false, true, true], orders_place: [false, false, false] });
 });
 
 describe('links_create', () => {
@@ -101,7 +109,7 @@ describe('orders_place', () => {
 });
 
 describe('without --allow-write', () => {
-  it('--tools naming a write tool, or no tool at all, is a usage error before serving (exit 2)', async () => {
+  it('--tools naming a write tool, or no tool at all, is a usage error before serving (exit 2)', { timeout: 60_000 }, async () => {
     const write = await svc(['mcp', '--tools', 'me,links_create'], { env: sb.env(), input: '' });
     expect({ exitCode: write.exitCode, stdout: write.stdout, stderr: write.stderr }).toEqual({ exitCode: 2, stdout: '', stderr: 'error: usage_error: --tools: links_create changes data and needs --allow-write' });
     const unknown = await svc(['mcp', '--tools', 'pay_refund'], { env: sb.env(), input: '' });

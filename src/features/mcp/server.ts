@@ -1,47 +1,18 @@
 /**
  * `svc mcp`: the Model Context Protocol over stdio (the official TypeScript SDK), with the profile's
- * key. Loaded only by `svc mcp` (the verb imports this module when it runs). stdout carries protocol
- * messages only; anything for people (retries, warnings) goes to stderr.
+ * key. Loaded only by `svc mcp` (the verb imports this module when it runs, after the tools and the
+ * key are checked). stdout carries protocol messages only; anything for people goes to stderr.
  */
 import { McpServer, fromJsonSchema } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Context } from '../../app/context.js';
-import { UsageError } from '../../core/errors.js';
 import { VERSION } from '../../version.js';
 import { knownSecrets } from '../webhook-secret.js';
-import { apiReadTools } from './api-tools.js';
 import { dataResult, errorResult } from './result.js';
-import { svcReadTools } from './svc-tools.js';
 import { callOf, type Tool } from './tool.js';
-import { writeTools } from './write-tools.js';
-
-export interface McpOptions {
-  allowWrite: boolean;
-  /** only these tools (names as listed) */
-  tools?: string[];
-}
-
-/** Every tool of svc, in the order they are listed. */
-export async function allTools(): Promise<Tool[]> {
-  return [...(await apiReadTools()), ...(await svcReadTools()), ...(await writeTools())];
-}
-
-/** The tools this server lists: the write tools only with --allow-write, narrowed by --tools. */
-export async function chosenTools(options: McpOptions): Promise<Tool[]> {
-  const all = await allTools();
-  if (options.tools) {
-    const unknown = options.tools.filter((name) => !all.some((tool) => tool.name === name));
-    if (unknown.length > 0) throw new UsageError(`--tools: no tool named ${unknown.join(', ')} (tools: ${all.map((tool) => tool.name).join(', ')})`);
-    const writes = options.tools.filter((name) => !options.allowWrite && all.find((tool) => tool.name === name)!.write);
-    if (writes.length > 0) throw new UsageError(`--tools: ${writes.join(', ')} changes data and needs --allow-write`);
-  }
-  return all.filter((tool) => (options.allowWrite || !tool.write) && (!options.tools || options.tools.includes(tool.name)));
-}
 
 /** Serves until the client closes stdin or the run is interrupted. */
-export async function serveMcp(ctx: Context, options: McpOptions): Promise<void> {
-  const tools = await chosenTools(options);
-  // The key is checked before serving: a broken profile is one error line and an exit code, as for any command.
+export async function serveMcp(ctx: Context, tools: Tool[], allowWrite: boolean): Promise<void> {
   const client = await ctx.client();
   const profile = await ctx.profile();
   const secrets = [profile.apiKey ?? '', profile.webhookSecret ?? '', ...(await knownSecrets(ctx).catch(() => [])).map((known) => known.secret)];
@@ -66,7 +37,7 @@ export async function serveMcp(ctx: Context, options: McpOptions): Promise<void>
   transport.onerror = (error) => ctx.io.info(`mcp: ${error.message}`);
   const stop = () => void server.close();
   ctx.signal.addEventListener('abort', stop, { once: true });
-  ctx.io.info(`svc mcp: serving ${tools.length} tools over stdio (profile ${profile.name}${options.allowWrite ? ', writes allowed' : ', read-only'})`);
+  ctx.io.info(`svc mcp: serving ${tools.length} tools over stdio (profile ${profile.name}${allowWrite ? ', writes allowed' : ', read-only'})`);
   try {
     await server.connect(transport);
     await transport.closed;
