@@ -18,11 +18,25 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-/** A successful result: the value as JSON text and as structured content. */
+/**
+ * A successful result: the value as JSON text and as structured content. Lists are bounded by
+ * boundedList; anything else still too large (a store with a very long catalogue) is cut to its
+ * first MAX_RESULT_CHARS characters of JSON, as a string, saying so.
+ */
 export function dataResult(value: Record<string, unknown>, secrets: readonly string[]): ToolResult {
-  const safe = scrubbed(value, secrets);
+  let safe = scrubbed(value, secrets);
+  const text = JSON.stringify(safe);
+  if (text.length > MAX_RESULT_CHARS + OBJECT_SLACK) {
+    safe = {
+      truncated: { chars: text.length, shown: MAX_RESULT_CHARS, howToGetMore: 'the answer is too large to return whole: narrow the call (a filter, a smaller limit, a later since)' },
+      partialJson: text.slice(0, MAX_RESULT_CHARS),
+    };
+  }
   return { content: [{ type: 'text', text: JSON.stringify(safe) }], structuredContent: safe };
 }
+
+/** What a bounded list's other members may add to it before the whole is cut. */
+const OBJECT_SLACK = 16_000;
 
 /** A failed call: `{error: {status?, code, detail, errors?, hint?, …problem members}}`. */
 export function errorResult(error: unknown, secrets: readonly string[]): ToolResult {
