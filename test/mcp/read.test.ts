@@ -184,7 +184,8 @@ describe('secrets', () => {
     expect(result.data.error).toMatchObject({ status: 401 });
     await toolCall(refused, 'doctor');
     await refused.close();
-    const all = [...mcp.received, ...refused.received].join('\n');
+    // What the client received, and svc's log (stderr) besides.
+    const all = [...mcp.received, ...refused.received, mcp.stderr(), refused.stderr()].join('\n');
     expect(all.length).toBeGreaterThan(1000);
     for (const secret of [key, wrong, sb.key('full').webhookSecret]) expect(all).not.toContain(secret);
     expect(mcp.errors).toEqual([]);
