@@ -556,7 +556,7 @@ complete -c svc -n "__svc_at 'webhooks listen'" -l rate -x -d 'never exceed this
 complete -c svc -n "__svc_at 'webhooks listen'" -l jq -x -d 'run each JSON value printed through this jq program; results one a line, strings raw (implies -o jsonl unless -o json)'
 complete -c svc -n "__svc_at 'webhooks listen'" -l port -x -d 'port to listen on (default 4242; 0 picks a free one)'
 complete -c svc -n "__svc_at 'webhooks listen'" -l path -x -d 'path to accept deliveries on (default /webhooks)'
-complete -c svc -n "__svc_at 'webhooks listen'" -l save-dir -x -a '(__fish_complete_directories)' -d 'write each delivery (receivedAt, headers, raw body, verdict) to DIR/<event id>.json; a repeated id gets <id>.2.json, never overwritten'
+complete -c svc -n "__svc_at 'webhooks listen'" -l save-dir -x -a '(__fish_complete_directories)' -d 'write each delivery (receivedAt, headers, raw body, verdict) to DIR/<event id>.json; a taken name (a repeated id, a file or link already there) gets <id>.2.json, …: nothing is overwritten or written through a link'
 complete -c svc -n "__svc_at 'webhooks listen'" -l forward-to -x -d 'relay verified deliveries unchanged (body and signature headers) to this URL; http:// only to loopback'
 complete -c svc -n "__svc_at 'webhooks listen'" -l no-register -d 'against a local sandbox: leave the key'\''s webhook URL alone (by default it is set to this listener'\''s and put back when it stops)'
 complete -c svc -n "__svc_at 'webhooks listen'" -l help -s h -d 'show help'

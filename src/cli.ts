@@ -6,6 +6,7 @@
 import type { Command as TypedCommand } from '@commander-js/extra-typings';
 import { Command, Option } from 'commander';
 import { outputOf, runMain, secretFlagRefusal, SECRET_FLAGS, type Runtime } from './app/main.js';
+import type { Dependencies } from './app/context.js';
 import type { VerbModule, VerbTable } from './app/verb.js';
 import type { IOStreams } from './core/io.js';
 import { processStreams } from './core/stdio.js';
@@ -170,9 +171,9 @@ async function fillNode(runtime: Runtime, entry: Entry, node: Command, verbName?
 /** A node as a verb declares on it: commander's own class, with the types of extra-typings (see app/verb.ts). */
 const typed = (node: Command) => node as unknown as TypedCommand;
 
-/** Runs svc with these arguments; returns the exit code. Only bin/ exits. */
-export function main(argv: string[], streams: IOStreams = processStreams()): Promise<number> {
-  return runMain(argv, streams, buildProgram);
+/** Runs svc with these arguments; returns the exit code. Only bin/ exits. Tests pass `deps` in place of the keyring, prompts or API client. */
+export function main(argv: string[], streams: IOStreams = processStreams(), deps?: Dependencies): Promise<number> {
+  return runMain(argv, streams, buildProgram, deps);
 }
 
 /** The whole tree, every verb declared, that runs nothing (the completion scripts, tests). */

@@ -91,6 +91,30 @@ describe('hostile admin calls', () => {
     expect(await post({ advanceSeconds: '1', unit: '1' })).toMatch(/^The clock now stands at \d{4}-/);
   });
 
+  test('every workspace form answers hostile values with a notice (303), never a 500', async () => {
+    const pageText = await (await fetch(`${sb.info.adminUrl}/settings`, { headers: { Accept: 'text/html' } })).text();
+    const csrf = /name="csrf" value="([^"]+)"/.exec(pageText)?.[1] as string;
+    const forms: [string, string[]][] = [
+      ['/links', ['campaignId', 'brandId', 'fullName']],
+      [`/links/${linkId}/cancel`, ['reason']],
+      [`/orders/${orderId}/ship`, ['carrier', 'trackingReference', 'trackingUrl']],
+      ['/settings', ['rateLimitPerMinute']],
+      ['/keys/other', ['webhookUrl', 'scopes', 'brandIds']],
+      ['/clock', ['advanceSeconds', 'unit']],
+    ];
+    const values = ['', '-1', '1e308', 'NaN', 'Infinity', '__proto__', 'x'.repeat(5000), '\u0000'];
+    const failures: string[] = [];
+    for (const [path, fields] of forms) {
+      for (const name of fields) {
+        for (const value of values) {
+          const res = await fetch(`${sb.info.adminUrl}${path}`, { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, [name]: value }).toString() });
+          if (res.status !== 303) failures.push(`${path} ${name}=${value.slice(0, 20)} → ${res.status}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   test('afterwards every ordinary call still succeeds', async () => {
     expect((await sb.admin('PUT', '/faults', {})).status).toBe(200);
     expect((await sb.admin('GET', '/clock')).status).toBe(200);

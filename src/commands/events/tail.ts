@@ -30,6 +30,7 @@ import { EventRenderer } from '../../features/events/render.js';
 import { RingBuffer, eventFilter, warnUnknownTypes } from '../../features/events/select.js';
 import { nextPageCommand } from '../../features/list.js';
 import { namesFor } from '../../features/names.js';
+import { profileKeyRenewal } from '../../features/profile-key.js';
 import type { Command } from '@commander-js/extra-typings';
 import { collect, examples, fieldsOption } from '../declare.js';
 
@@ -141,7 +142,9 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   await renderer.begin();
   try {
     const giveUpAfterMs = giveUpAfterSeconds === undefined ? undefined : giveUpAfterSeconds * 1000;
-    for await (const element of feed({ client, after, limit, follow: Boolean(opts.follow), intervalMs, giveUpAfterMs, signal: ctx.signal })) {
+    // --follow outlives a sandbox restart: a refused key is read again from the profile (and said so).
+    const renewKey = opts.follow && profile.apiKey ? profileKeyRenewal(ctx, profile, profile.apiKey) : undefined;
+    for await (const element of feed({ client, after, limit, follow: Boolean(opts.follow), intervalMs, giveUpAfterMs, signal: ctx.signal, renewKey })) {
       if (element.kind === 'status') {
         const message = terminalSafeLine(element.message);
         ctx.io.info(element.level === 'warning' ? output.chalk.yellow(`… ${message}`) : `… ${message}`);
