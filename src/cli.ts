@@ -62,6 +62,7 @@ const COMMANDS: Entry[] = [
   { name: 'inspect', description: 'a link or order and its history from the event feed, oldest first', load: () => import('./commands/inspect.js') },
   { name: 'doctor', description: 'check config, key, API, clock and webhook setup; one line each with a fix', load: () => import('./commands/doctor.js') },
   { name: 'verify-signature', description: 'check a Svc-Signature header against a payload and explain why it fails', load: () => import('./commands/verify-signature.js') },
+  { name: 'mcp', description: 'serve the API and svc\'s support tools to an AI assistant (Model Context Protocol over stdio)', load: () => import('./commands/mcp.js') },
   { name: 'api', description: 'make a raw API call with auth, retries, idempotency and error rendering', load: () => import('./commands/api.js') },
   { name: 'completion', description: 'print a shell completion script', load: () => import('./commands/completion.js') },
   { name: '__complete', description: 'print completion candidates, one a line', hidden: true, load: () => import('./commands/complete.js') },
