@@ -103,6 +103,22 @@ describe('a key changed on disk under --follow', () => {
     ]);
   });
 
+  it('refused right after an outage, before the restarted sandbox saved its key: asked again until it has', async () => {
+    const w = world();
+    const old = w.client('old', [{ items: [], nextCursor: 'c' }, new UnavailableError('could not reach 127.0.0.1: connection refused'), refused()]);
+    const fresh = w.client('new', [{ items: [], nextCursor: 'd' }]);
+    let asked = 0;
+    const renewKey = async () => (++asked < 3 ? undefined : { client: fresh, message: 'the API key of profile sandbox changed on disk (a restarted sandbox?); going on with the new one' });
+    const { out, error } = await collect(feed({ client: old, follow: true, intervalMs: 1000, signal, sleep: w.sleep, clock: w.clock, now: w.now, renewKey }), 4);
+    expect(error).toBeUndefined();
+    expect(asked).toBe(3);
+    expect(messages(out).map((line) => line.slice(13))).toEqual([
+      'feed unavailable (could not reach 127.0.0.1: connection refused); retrying with backoff',
+      'the API key of profile sandbox changed on disk (a restarted sandbox?); going on with the new one',
+      expect.stringMatching(/^feed reachable again after \d+s \(unavailable since 03:00:01 UTC\)$/),
+    ]);
+  });
+
   it('a key that did not change: the refusal ends the feed as before', async () => {
     const w = world();
     const api = w.client('k', [{ items: [], nextCursor: 'c' }, refused()]);

@@ -14,7 +14,7 @@
  *   Without --follow the run then ends with exit 1.
  */
 import type { Context } from '../../app/context.js';
-import { isOutputClosed } from '../../core/abort.js';
+import { isOutputClosed, stopReason } from '../../core/abort.js';
 import { API_LIMITS } from '../../api/types.js';
 import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
@@ -192,7 +192,7 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
     }
   } catch (error) {
     // The reader went away (`| head`): the page in flight keeps its old cursor; nothing to report.
-    if (isOutputClosed(error)) return ExitCode.ok;
+    if (isOutputClosed(error) || stopReason(ctx.signal) === 'output-closed') return ExitCode.ok;
     if (opts.resume && isRefusedStartCursor(error)) {
       throw explainRefusedCursor(error, `the saved cursor of profile ${profile.name}`, nextPageCommand('svc events tail --resume --from-start', ctx.givenGlobals, {}));
     }
