@@ -17,6 +17,7 @@ import type { Context } from '../../app/context.js';
 import { isOutputClosed, stopReason } from '../../core/abort.js';
 import { API_LIMITS } from '../../api/types.js';
 import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core/errors.js';
+import { truncate } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { resolveWebhookSecret } from '../../features/webhook-secret.js';
 import { parseSince } from '../../core/time.js';
@@ -164,8 +165,11 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
     const renewKey = opts.follow && profile.apiKey ? profileKeyRenewal(ctx, profile, profile.apiKey) : undefined;
     for await (const element of feed({ client, after, limit, follow: Boolean(opts.follow), intervalMs, giveUpAfterMs, signal: ctx.signal, renewKey })) {
       if (element.kind === 'status') {
-        const message = terminalSafeLine(element.message);
-        ctx.io.info(element.level === 'warning' ? output.chalk.yellow(`… ${message}`) : `… ${message}`);
+        // A person's terminal gets the line fitted to its width (a pipe gets it whole).
+        const width = ctx.io.stderrWidth();
+        const message = terminalSafeLine(`… ${element.message}`);
+        const line = width === undefined ? message : truncate(message, width);
+        ctx.io.info(element.level === 'warning' ? output.chalk.yellow(line) : line);
       } else if (element.kind === 'page') {
         const shown = element.events.filter((item) => shows(item.event));
         // -n: the catch-up is only remembered; it is shown, and its cursor saved, once caught up.

@@ -132,7 +132,9 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
       // One line as the outage starts; a cause that changes meanwhile is not news to a person.
       if (failures === 0) {
         downSince = clock();
-        yield { kind: 'status', level: 'warning', message: `${clockTime(downSince)} feed unavailable (${readCause(error)}); retrying with backoff${options.giveUpAfterMs === undefined ? '' : `, giving up after ${options.giveUpAfterMs / 1000}s without success`}` };
+        // The cause comes last: on a narrow terminal it is what gives way.
+        const giveUpNote = options.giveUpAfterMs === undefined ? '' : ` (giving up after ${options.giveUpAfterMs / 1000}s without success)`;
+        yield { kind: 'status', level: 'warning', message: `${clockTime(downSince)} feed unavailable, retrying with backoff${giveUpNote}: ${readCause(error)}` };
       }
       const backoff = Math.min(MAX_FAILURE_WAIT_MS, backoffMs(failures));
       failures++;
