@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Hostile bulk input: one 40 MB line (JSON lines) or record (CSV) among good rows, through the real
-// binary against `svc sandbox`. Bar (issue 16): at most 15 s and 400 MB peak RSS, the line one
+// binary against `svc sandbox`. Bar: at most 15 s and 400 MB peak RSS, the line one
 // failed row naming the 1 MiB cap, every other row created.
 // Usage: node bench/bulk-hostile.mjs [megabytes=40]   (build first: npm run build)
 import { spawn, spawnSync } from 'node:child_process';

@@ -6,7 +6,7 @@
 // What is compared is each server process's own CPU time (user + system, every thread, from
 // /proc/<pid>/task/*/schedstat in nanoseconds) divided by the requests it answered: on two cores the
 // load generator saturates before either server does, so requests per second would measure the
-// client. Target (issue 24): sandbox ≤ 1.10× bare.
+// client. Target: sandbox ≤ 1.10× bare.
 // Run: npm run build && node bench/sandbox-vs-bare.mjs [--rounds 10] [--round-ms 1000] [--connections 16]
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';

@@ -1,9 +1,9 @@
 // Stress: `svc verify-signature` and `svc webhooks sign` against an independent implementation of the
-// webhook signing scheme (api-spec.md, Authentication 7): v1 = hex HMAC-SHA256 keyed by the secret's
+// webhook signing scheme (openapi/openapi.yaml, Svc-Signature): v1 = hex HMAC-SHA256 keyed by the secret's
 // UTF-8 bytes over `${t}.${raw body}`; header `t=<unix>,v1=<hex>`; |t − now| ≤ tolerance (300 s).
 //   SVC_BIN=/tmp/svc-stress/bin/svc.js node bench/stress-signatures.mjs [--cases 300] [--seed N] [--jobs 8]
 // Random valid, tampered, stale, future, multi-signature, other-scheme and malformed cases, plus
-// every planted mistake the contract lists; each must give the exit code, reason and cause expected.
+// every planted mistake src/core/signature-diagnose.ts knows; each must give the exit code, reason and cause expected.
 import { createHmac, randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

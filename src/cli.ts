@@ -3,8 +3,10 @@
  * module — a group's verb table or a verb's declaration and work — is imported only when that
  * command runs, so `svc profiles ls` loads commander, this file and the one verb.
  */
+import type { Command as TypedCommand } from '@commander-js/extra-typings';
 import { Command, Option } from 'commander';
 import { outputOf, runMain, secretFlagRefusal, SECRET_FLAGS, type Runtime } from './app/main.js';
+import type { Dependencies } from './app/context.js';
 import type { VerbModule, VerbTable } from './app/verb.js';
 import type { IOStreams } from './core/io.js';
 import { processStreams } from './core/stdio.js';
@@ -152,7 +154,7 @@ export function buildProgram(runtime: Runtime): { program: Command; tree: () => 
 async function fillNode(runtime: Runtime, entry: Entry, node: Command, verbName?: string): Promise<void> {
   const loaded = await entry.load();
   if (!('verbs' in loaded)) {
-    loaded.declare(node);
+    loaded.declare(typed(node));
     runtime.attach(node, loaded);
     return;
   }
@@ -160,29 +162,17 @@ async function fillNode(runtime: Runtime, entry: Entry, node: Command, verbName?
   const verbs = await Promise.all(names.map((name) => loaded.verbs[name]()));
   names.forEach((name, i) => {
     const command = node.command(name);
-    verbs[i].declare(command);
+    verbs[i].declare(typed(command));
     runtime.attach(command, verbs[i]);
   });
 }
 
-/** Runs svc with these arguments; returns the exit code. Only bin/ exits. */
-export function main(argv: string[], streams: IOStreams = processStreams()): Promise<number> {
-  return runMain(argv, streams, buildProgram);
-}
+/** A node as a verb declares on it: commander's own class, with the types of extra-typings (see app/verb.ts). */
+const typed = (node: Command) => node as unknown as TypedCommand;
 
-/** Width of the help text rendered at build time (dist/help.txt) for `svc --help`. */
-export const PRERENDERED_HELP_WIDTH = 80;
-
-/**
- * `svc --help` as commander renders it at PRERENDERED_HELP_WIDTH. The build writes it to
- * dist/help.txt so the shim can answer `svc --help` without loading the CLI (a test keeps it current).
- */
-export function rootHelp(): string {
-  const { program } = buildProgram(inertRuntime());
-  let text = '';
-  program.configureHelp({ helpWidth: PRERENDERED_HELP_WIDTH }).configureOutput({ writeOut: (chunk: string) => (text += chunk) });
-  program.outputHelp();
-  return text;
+/** Runs svc with these arguments; returns the exit code. Only bin/ exits. Tests pass `deps` in place of the keyring, prompts or API client. */
+export function main(argv: string[], streams: IOStreams = processStreams(), deps?: Dependencies): Promise<number> {
+  return runMain(argv, streams, buildProgram, deps);
 }
 
 /** The whole tree, every verb declared, that runs nothing (the completion scripts, tests). */

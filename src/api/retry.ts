@@ -1,5 +1,5 @@
 /**
- * Retry policy of the contract, as pure functions: what is retried, and how long to wait.
+ * Retry policy (docs/output.md, Retries and idempotency), as pure functions: what is retried, and how long to wait.
  * Time-outs, connection errors, 5xx, 429 (after Retry-After) and 409 idempotency_request_in_progress
  * are retried; every other 4xx is final.
  */

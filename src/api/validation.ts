@@ -118,14 +118,11 @@ export function schemaFieldErrors(validate: Validator, data: unknown, required: 
 
 /**
  * A copy of a JSON object without its null members, down to `depth` levels: the API reads a null
- * member as an absent one (a required member that is null is "required").
+ * member as an absent one (a required member that is null is "required"). Members are defined, never
+ * assigned, so a `__proto__` member stays an ordinary (unknown) member and nothing is inherited.
  */
 export function withoutNulls(value: unknown, depth = 4): unknown {
   if (depth <= 0 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => withoutNulls(item, depth - 1));
-  const copy: Record<string, unknown> = {};
-  for (const [name, member] of Object.entries(value)) {
-    if (member !== null) copy[name] = withoutNulls(member, depth - 1);
-  }
-  return copy;
+  return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null).map(([name, member]) => [name, withoutNulls(member, depth - 1)]));
 }

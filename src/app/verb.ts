@@ -1,15 +1,32 @@
 /**
  * What a verb is to the app: its module declares the command (flags, arguments, help, examples) on
- * the commander node made for it, and `run` does the work with the parsed, typed options. A group's
- * index lists its verbs, each loaded only when it runs (or when the group's help lists them).
+ * the commander node made for it and returns it, and `run` does the work with the options and
+ * arguments commander parsed, typed from that declaration:
+ *
+ *   export function declare(command: Command) {
+ *     return command.argument('<id>', 'link id').option('--reason <text>', 'why');
+ *   }
+ *   export async function run(ctx: Context, opts: OptionsOf<typeof declare>, [id]: ArgsOf<typeof declare>) { … }
+ *
+ * A renamed or retyped flag then fails type-checking where `run` uses it. A group's index lists its
+ * verbs, each loaded only when it runs (or when the group's help lists them).
  */
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from './context.js';
 
-export interface VerbModule {
-  declare(command: Command): void;
+/** A verb's declaration: the command node it was given, with its flags and arguments added. */
+export type Declare = (command: Command) => Command<any[], any, any>;
+
+/** The options `declare` gives its command, as commander hands them to `run`. */
+export type OptionsOf<D extends Declare> = ReturnType<D> extends Command<any[], infer Options, any> ? Options : never;
+
+/** The positional arguments `declare` gives its command, in order (a variadic one as an array). */
+export type ArgsOf<D extends Declare> = ReturnType<D> extends Command<infer Args, any, any> ? Args : never;
+
+export interface VerbModule<D extends Declare = Declare> {
+  declare: D;
   /** Parsing is done; returns an exit code, or nothing for success. */
-  run(ctx: Context, opts: never, args: string[]): Promise<number | void>;
+  run(ctx: Context, opts: OptionsOf<D>, args: ArgsOf<D>): Promise<number | void>;
 }
 
 export type VerbTable = Readonly<Record<string, () => Promise<VerbModule>>>;

@@ -2,19 +2,12 @@ import { STATUS_CODES } from 'node:http';
 import { ApiClient, type ApiResponse } from '../api/client.js';
 import { pages } from '../api/paginate.js';
 import type { Context } from '../app/context.js';
+import type { ArgsOf, OptionsOf } from '../app/verb.js';
 import { UsageError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
-import { readFileOrStdin } from '../core/stdin.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
+import { REQUEST_BODY_LIMIT, readFileOrStdin } from '../core/stdin.js';
 import { collect, dryRunOption, examples } from './declare.js';
-
-interface Options {
-  data?: string;
-  paginate?: boolean;
-  idempotencyKey?: string;
-  include?: boolean;
-  header?: string[];
-}
 
 /** A header name as HTTP defines it (a token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -23,13 +16,13 @@ const CONNECTION_HEADERS = new Set(['host', 'connection', 'content-length', 'tra
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .argument('<method>', 'GET, POST, PUT, PATCH or DELETE')
     .argument('<path>', 'path relative to the base URL, e.g. /me')
     .description('make a raw API call with auth, retries, idempotency and error rendering')
     .addHelpText('after', '\nThe API is described in OpenAPI 3.1: openapi/openapi.yaml in the package (dist/openapi.json as JSON),\nand GET {baseUrl}/openapi.json on `svc sandbox` (no key needed).')
-    .option('--data <json>', 'request body as JSON, or @file, or @- for stdin')
+    .option('--data <json>', 'request body as JSON, or @file (a regular file, up to 10 MB), or @- for stdin')
     .option('--paginate', 'follow nextCursor and print every item')
     .option('--idempotency-key <key>', 'Idempotency-Key for a POST (default: a fresh UUID)')
     .option('-i, --include', 'print the response status line and headers before the body')
@@ -49,7 +42,7 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, opts: Options, [rawMethod, givenPath]: string[]): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>, [rawMethod, givenPath]: ArgsOf<typeof declare>): Promise<void> {
   const method = rawMethod.toUpperCase();
   // As gh does: `svc api GET me` means /me (a path that already starts with / or names a host is left as it is).
   const path = /^[A-Za-z0-9_.~-]/.test(givenPath) && !/^[a-z][a-z0-9+.-]*:/i.test(givenPath) ? `/${givenPath}` : givenPath;
@@ -95,7 +88,7 @@ export async function run(ctx: Context, opts: Options, [rawMethod, givenPath]: s
 
 /** --data takes JSON text, @file or @- (stdin); it must parse, so a typo fails before any request. */
 async function readBody(ctx: Context, data: string): Promise<string> {
-  const text = data.startsWith('@') ? (await readFileOrStdin(data.slice(1), ctx.io.streams.stdin, '--data', ctx.signal)).toString('utf8') : data;
+  const text = data.startsWith('@') ? (await readFileOrStdin(data.slice(1), ctx.io.streams.stdin, '--data', ctx.signal, REQUEST_BODY_LIMIT)).toString('utf8') : data;
   try {
     JSON.parse(text);
   } catch (error) {

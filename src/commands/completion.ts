@@ -1,11 +1,12 @@
 /** `svc completion bash|zsh|fish`: the script generated from the whole command tree. */
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../app/context.js';
+import type { ArgsOf, OptionsOf } from '../app/verb.js';
 import { completionScript } from '../features/completion.js';
 import { examples } from './declare.js';
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .argument('<shell>', 'bash, zsh or fish')
     .description('print a shell completion script')
     .addHelpText(
@@ -14,6 +15,6 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, _opts: unknown, [shell]: string[]): Promise<void> {
+export async function run(ctx: Context, _opts: OptionsOf<typeof declare>, [shell]: ArgsOf<typeof declare>): Promise<void> {
   ctx.io.streams.stdout.write(completionScript(await ctx.commandTree(), shell));
 }

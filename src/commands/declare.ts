@@ -1,8 +1,9 @@
 /** Small helpers every verb's declaration uses: examples, enum and --fields options, list flags. */
-import { Option, type Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { Option } from '../app/commander.js';
 import { RESOURCE_LABEL, fieldPaths, type Resource } from '../api/resource-fields.js';
 import { API_LIMITS } from '../api/types.js';
-import { parseFieldList } from '../core/fields.js';
+import { parseFieldList } from '../core/field-paths.js';
 
 /** The help's "Examples:" block. */
 export function examples(...lines: string[]): string {
@@ -19,21 +20,21 @@ export const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+
  * An option taking one of an API enum (from the API description): help lists the values and
  * completions offer them; the command checks the value itself (case-insensitively).
  */
-export function enumOption(flags: string, description: string, values: readonly string[]): Option {
+export function enumOption<Flags extends string>(flags: Flags, description: string, values: readonly string[]) {
   const option = new Option(flags, description);
   option.argChoices = [...values];
   return option;
 }
 
 /** `--fields a,b,c.d`, checked against the resource's fields while parsing (exit 2 before any request). */
-export function fieldsOption(resource: Resource): Option {
+export function fieldsOption(resource: Resource) {
   return new Option('--fields <a,b.c>', 'only these fields, dotted paths for nested ones, in this order').argParser((value: string) =>
     parseFieldList(value, fieldPaths(resource), RESOURCE_LABEL[resource]),
   );
 }
 
 /** The flags every `ls` verb takes. */
-export function listOptions(command: Command, resource: Resource): Command {
+export function listOptions<Args extends unknown[], Options extends OptionValues, Globals extends OptionValues>(command: Command<Args, Options, Globals>, resource: Resource) {
   return command
     .addOption(fieldsOption(resource))
     .option('--limit <n>', `page size, ${API_LIMITS.pageSizeMin}-${API_LIMITS.pageSizeMax} (default ${API_LIMITS.pageSizeDefault})`)
@@ -42,6 +43,6 @@ export function listOptions(command: Command, resource: Resource): Command {
 }
 
 /** `--dry-run` of a changing command: its requests are printed, not sent. */
-export function dryRunOption(description = 'print each request it would send as a JSON line ({method, url, headers, body}; key redacted) and send nothing'): Option {
+export function dryRunOption(description = 'print each request it would send as a JSON line ({method, url, headers, body}; key redacted) and send nothing') {
   return new Option('--dry-run', description);
 }

@@ -1,46 +1,26 @@
 /**
- * `svc inspect ID`: what happened to one link or order. The record (GET, trying the link, then the
- * order: a miss is not an error until both miss) and every feed event whose `data.id` is ID,
- * oldest first (the feed's save order).
- *
- * The feed is read through the shared paginator, the largest page at a time, keeping only this record's
- * events, so memory stays flat however long the feed. The API cannot start the feed at a time, so
- * `--since` cannot shorten the read: every kept page is read and events that occurred before it are
- * left out. (The feed is in save order, not sorted by occurredAt, so no early stop is safe.)
+ * `svc inspect ID`: what happened to one link or order. The record and every feed event whose
+ * `data.id` is ID, oldest first (the feed's save order), read as features/inspect.ts describes.
  */
-import { pagesOf } from '../api/paginate.js';
-import { getPersonalLink, getRewardStoreOrder, listEvents } from '../api/resources.js';
 import { defaultColumns } from '../api/resource-fields.js';
-import { API_LIMITS, type PersonalLink, type RewardStoreOrder, type SvcEvent } from '../api/types.js';
+import type { SvcEvent } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
 import type { Context } from '../app/context.js';
-import { ApiError, ExitCode, SvcError } from '../core/errors.js';
-import { cellText, valueAt } from '../core/fields.js';
+import { cellText, valueAt } from '../core/field-paths.js';
 import { truncate, type Column, type Output } from '../core/output.js';
 import stringWidth from 'string-width';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { parseSince, parseTimestamp, toTheSecond } from '../core/time.js';
 import * as validate from '../api/checks.js';
+import { findRecord, recordHistory, type Found } from '../features/inspect.js';
 import { namesFor, type Names } from '../features/names.js';
 import { paintStatus } from '../features/status.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
+import type { ArgsOf, OptionsOf } from '../app/verb.js';
 import { examples, fieldsOption } from './declare.js';
 
-interface Options {
-  since?: string;
-}
-
-export type Found = { kind: 'link'; record: PersonalLink } | { kind: 'order'; record: RewardStoreOrder };
-
-/** Neither a link nor an order of this key has the id (exit 3). */
-export class NotFoundError extends SvcError {
-  constructor(id: string) {
-    super(`no link or order with id ${id} for this key`, ExitCode.notFound, 'not_found', 'inspect takes a personal link id or a store order id this key can read');
-  }
-}
-
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .argument('<id>', 'a link id or an order id')
     .description('a link or order and its history from the event feed, oldest first')
     .option('--since <time|duration>', 'read events that occurred at or after this: 15m, 2h, 7d or an ISO time (default: the whole feed, 30 days)')
@@ -48,7 +28,7 @@ export function declare(command: Command): void {
     .addHelpText('after', examples('svc inspect <id>', 'svc inspect <id> --since 2d', 'svc inspect <id> -o json | jq .events[].type', 'svc inspect <id> -o csv --fields occurredAt,type,data.status'));
 }
 
-export async function run(ctx: Context, opts: Options, [rawId]: string[]): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>, [rawId]: ArgsOf<typeof declare>): Promise<void> {
   const id = validate.uuid(rawId, 'ID').toLowerCase();
   const sinceMicros = parseSince(opts.since, Date.now());
   const client = await ctx.client();
@@ -60,48 +40,14 @@ export async function run(ctx: Context, opts: Options, [rawId]: string[]): Promi
   await render(output, found, events, names);
 }
 
-/** GET the link, then the order; a 404 (or a 403 for a scope the key lacks) is a miss, not an error. */
-export async function findRecord(client: ApiClient, id: string, signal: AbortSignal): Promise<Found> {
-  const misses: ApiError[] = [];
-  for (const [kind, read] of [['link', getPersonalLink], ['order', getRewardStoreOrder]] as const) {
-    try {
-      const record = (await read(client, id, { signal })).body;
-      return { kind, record } as Found;
-    } catch (error) {
-      if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 403)) throw error;
-      misses.push(error);
-    }
-  }
-  // Both refused for scope: that is the key's problem (exit 4), not a missing record.
-  if (misses.every((miss) => miss.status === 403)) throw misses[0];
-  throw new NotFoundError(id);
-}
-
 /** This record's events from the whole feed, oldest first; a progress line on a terminal while reading. */
 async function history(ctx: Context, client: ApiClient, id: string, sinceMicros: number | undefined): Promise<SvcEvent[]> {
   const progress = ctx.io.stderrIsTTY ? (line: string) => ctx.io.streams.stderr.write(`\r\x1b[2K${line}`) : undefined;
-  const kept: SvcEvent[] = [];
-  let pageCount = 0;
-  let read = 0;
   try {
-    for await (const page of pagesOf(client, listEvents, { limit: API_LIMITS.pageSizeMax, all: true, signal: ctx.signal })) {
-      pageCount++;
-      read += page.items.length;
-      for (const event of page.items) if (belongs(event, id, sinceMicros)) kept.push(event);
-      progress?.(`Reading the event feed: ${pageCount} page${pageCount === 1 ? '' : 's'}, ${read} events, ${kept.length} about this record`);
-    }
+    return await recordHistory(client, id, sinceMicros, ctx.signal, progress && (({ pages, read, kept }) => progress(`Reading the event feed: ${pages} page${pages === 1 ? '' : 's'}, ${read} events, ${kept} about this record`)));
   } finally {
     progress?.('');
   }
-  return kept;
-}
-
-export function belongs(event: SvcEvent | undefined, id: string, sinceMicros: number | undefined): boolean {
-  const data = event?.data as Record<string, unknown> | undefined;
-  if (typeof data?.id !== 'string' || data.id.toLowerCase() !== id) return false;
-  if (sinceMicros === undefined) return true;
-  const at = parseTimestamp(event?.occurredAt);
-  return at === undefined || at >= sinceMicros;
 }
 
 async function render(output: Output, found: Found, events: SvcEvent[], names: Names | undefined): Promise<void> {

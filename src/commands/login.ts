@@ -2,35 +2,34 @@ import { randomBytes } from 'node:crypto';
 import { getMe } from '../api/resources.js';
 import type { Me } from '../api/types.js';
 import type { Profile } from '../core/config.js';
+import { ConfigValueError } from '../core/config-file.js';
 import type { Context } from '../app/context.js';
+import type { OptionsOf } from '../app/verb.js';
 import { ApiError, UsageError } from '../core/errors.js';
 import { MASKED_KEY, isApiKeyFormat, maskKey } from '../api/keys.js';
 import { readStdinLines } from '../core/stdin.js';
 import { terminalSafeLine } from '../core/sanitize.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples } from './declare.js';
 
-interface Options {
-  apiKeyStdin?: boolean;
-  webhookSecretStdin?: boolean;
-}
+type Options = OptionsOf<typeof declare>;
 
 const SECRET_FORMAT = /^[0-9a-fA-F]{64}$/;
 /** A person at the terminal gets this many tries at pasting a key. */
 const MAX_ATTEMPTS = 5;
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('check an API key with GET /me and save it in a profile')
     .option('--api-key-stdin', 'read the API key from standard input instead of prompting')
     .option('--webhook-secret-stdin', 'also read the webhook secret from standard input (the line after the key)')
     .addHelpText('after', examples('svc login', 'printf "%s\\n" "$KEY" | svc login --profile ci --api-key-stdin', 'svc login --profile staging --base-url https://api.example.test/v1'));
 }
 
-export async function run(ctx: Context, opts: Options): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<void> {
   // The same profile and base URL every other command would use (--profile, SVC_PROFILE, `profiles use`).
-  const { name, baseUrl, stored: existing } = await ctx.profile();
   const config = await ctx.config();
+  const { name, baseUrl, stored: existing } = await profileToReplace(ctx);
 
   // On a terminal a refused answer is asked again with the reason; from stdin it is the end (exit 2 or 4).
   const prompted = !opts.apiKeyStdin;
@@ -72,6 +71,20 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   );
   const what = webhookSecret === undefined ? 'the key' : 'the key and webhook secret';
   ctx.io.info(inKeyring ? `Stored ${what} in the OS keyring.` : `note: no OS keyring is usable here; ${what} went to ${config.path} (mode 0600).`);
+}
+
+/**
+ * The profile login saves into. A stored one with values of the wrong type is what login repairs:
+ * what is well-formed of it (base URL, keyring account) is kept, the rest replaced.
+ */
+async function profileToReplace(ctx: Context): ReturnType<Context['profile']> {
+  try {
+    return await ctx.profile();
+  } catch (error) {
+    if (!(error instanceof ConfigValueError && error.profile !== undefined)) throw error;
+    (await ctx.config()).salvageProfile(error.profile);
+    return ctx.profile();
+  }
 }
 
 /**

@@ -1,11 +1,11 @@
 import { getMe } from '../api/resources.js';
 import type { Context } from '../app/context.js';
 import { maskKey } from '../api/keys.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples, fieldsOption } from './declare.js';
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('show the calling key, account setup and usable brands (GET /me)')
     .addOption(fieldsOption('me'))
     .addHelpText('after', examples('svc me', 'svc me -o json | jq .tenant.locales', 'svc me --jq \'.brands[] | "\\(.id) \\(.name)"\'      # no jq installed needed'));

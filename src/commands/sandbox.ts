@@ -1,31 +1,17 @@
 import { constants, type WriteStream } from 'node:fs';
 import type { Context } from '../app/context.js';
+import type { OptionsOf } from '../app/verb.js';
 import { FailureError, UsageError } from '../core/errors.js';
 import { terminalSafe } from '../core/sanitize.js';
 import { SymlinkRefusedError, openNoFollow } from '../core/safe-file.js';
 import * as validate from '../core/validate.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples } from './declare.js';
-
-interface Options {
-  host?: string;
-  port?: string;
-  approvalRequired?: boolean;
-  rateLimit?: string;
-  faults?: string;
-  seed?: string;
-  /** false with --no-profile */
-  profile?: boolean;
-  /** every request and webhook delivery on stderr too */
-  verbose?: boolean;
-  /** append every request and webhook delivery to this file */
-  log?: string;
-}
 
 export const SANDBOX_PROFILE = 'sandbox';
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('run the local, stateful sandbox of the whole API')
     .option('--host <host>', 'address to listen on (default 127.0.0.1)')
     .option('--port <port>', 'port (default 4010; 0 picks a free one)')
@@ -39,7 +25,7 @@ export function declare(command: Command): void {
     .addHelpText('after', examples('svc sandbox', 'svc sandbox --port 0 --seed 7 --approval-required', 'svc sandbox --faults errorRate=0.2,resetRate=0.05', 'svc sandbox --log sandbox.log &'));
 }
 
-export async function run(ctx: Context, opts: Options): Promise<number> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<number> {
   const port = validate.port(opts.port, 4010);
   const rateLimit = validate.positiveInt(opts.rateLimit, '--rate-limit');
   const seed = validate.positiveInt(opts.seed, '--seed', 0) ?? 1;

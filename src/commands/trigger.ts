@@ -14,27 +14,23 @@ import type { ApiClient } from '../api/client.js';
 import { getMe, getPersonalLink, getRewardStore, getRewardStoreOrder, listRewardStores, placeRewardStoreOrder, testWebhook } from '../api/resources.js';
 import { API_LIMITS, EVENT_TYPES, type CountryCode, type EventType, type Me, type PersonalLink, type RewardStoreOrder } from '../api/types.js';
 import type { Context } from '../app/context.js';
+import type { ArgsOf, OptionsOf } from '../app/verb.js';
 import { ApiError, ExitCode, FailureError, SvcError, UsageError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import * as validate from '../api/checks.js';
 import { feed, type FeedEvent } from '../features/events/feed.js';
-import type { DeliveryRecord as Delivery } from '../api/sandbox-admin.js';
+import type { DeliveryRecord as Delivery } from '../api/delivery-record.js';
 import { SandboxAdmin } from '../features/sandbox-admin.js';
 import { escapeJson, jsonText } from '../core/sanitize.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples } from './declare.js';
-
-export interface TriggerOptions {
-  link?: string;
-  order?: string;
-}
 
 interface Settings {
   approvalRequired: boolean;
 }
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .argument('<type>', 'event type: personal_link.created|approved|claimed|cancelled|expired, order.approved|cancelled|sent|completed, ping')
     .description('sandbox only: make the sandbox produce an event of TYPE and print the events it caused')
     .option('--link <id>', 'act on this link instead of creating one')
@@ -42,7 +38,7 @@ export function declare(command: Command): void {
     .addHelpText('after', examples('svc --profile sandbox trigger order.cancelled', 'svc trigger personal_link.approved', 'svc trigger order.sent --order <id>', 'svc trigger ping'));
 }
 
-export async function run(ctx: Context, opts: TriggerOptions, args: string[]): Promise<number | void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>, args: ArgsOf<typeof declare>): Promise<number | void> {
   const type = args[0];
   if (!(EVENT_TYPES as readonly string[]).includes(type)) {
     throw new UsageError(`TYPE: unknown event type ${terminalSafeLine(type)}; one of ${EVENT_TYPES.join(', ')}`);

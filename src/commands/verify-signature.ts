@@ -7,59 +7,34 @@ import { ExitCode, FailureError, UsageError } from '../core/errors.js';
 import * as validate from '../core/validate.js';
 import type { Output } from '../core/output.js';
 import { terminalSafeLine } from '../core/sanitize.js';
-import { DEFAULT_TOLERANCE_SECONDS, verifySignature, type InvalidReason, type Verification } from '../core/signature.js';
-import { diagnose, type Cause } from '../core/signature-diagnose.js';
+import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from '../core/signature.js';
+import { diagnose } from '../core/signature-diagnose.js';
+import { toReport, type VerifyReport } from '../features/verify-signature.js';
 import { knownSecrets, resolveWebhookSecret } from '../features/webhook-secret.js';
-import { readFileOrStdin } from '../core/stdin.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
+import type { OptionsOf } from '../app/verb.js';
+import { PAYLOAD_LIMIT, readFileOrStdin } from '../core/stdin.js';
 import { examples } from './declare.js';
 
-export interface VerifyOptions {
-  header?: string;
-  payloadFile?: string;
-  secretStdin?: boolean;
-  tolerance?: string;
-  now?: string;
-}
-
-/** What `-o json|jsonl` prints: the verdict and every piece of evidence, never the secret. */
-export interface VerifyReport {
-  valid: boolean;
-  reason: InvalidReason | null;
-  detail: string;
-  cause: string | null;
-  causes: Cause[];
-  problems: string[];
-  timestamp: number | null;
-  now: number;
-  skewSeconds: number | null;
-  toleranceSeconds: number;
-  signatures: string[];
-  otherSchemes: string[];
-  expected: string | null;
-  signatureMatches: boolean;
-  secretSource: string;
-}
-
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('check a Svc-Signature header against a payload and explain why it fails')
     .option('--header <value>', 'the Svc-Signature header value')
-    .option('--payload-file <file>', 'the raw body as received (- reads stdin)')
+    .option('--payload-file <file>', 'the raw body as received, a regular file up to 1 MiB (- reads stdin)')
     .option('--secret-stdin', 'read the webhook secret from stdin (else SVC_WEBHOOK_SECRET, then the profile)')
     .option('--tolerance <seconds>', 'allowed clock skew (default 300)')
     .option('--now <unix>', 'check as if the time were this (unix seconds)')
     .addHelpText('after', examples('svc verify-signature --header "t=1763719200,v1=5f…" --payload-file body.json', 'svc verify-signature --header "$SIG" --payload-file - < body.json'));
 }
 
-export async function run(ctx: Context, opts: VerifyOptions): Promise<number> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<number> {
   if (opts.header === undefined) throw new UsageError('--header: required (the Svc-Signature header value)');
   if (opts.payloadFile === undefined) throw new UsageError('--payload-file: required (the raw body as received, - for stdin)');
   if (opts.payloadFile === '-' && opts.secretStdin) throw new UsageError('--payload-file - and --secret-stdin cannot both read standard input');
   const toleranceSeconds = validate.wholeSeconds(opts.tolerance, '--tolerance') ?? DEFAULT_TOLERANCE_SECONDS;
   const now = validate.wholeSeconds(opts.now, '--now') ?? Math.floor(Date.now() / 1000);
   const { secret, source } = await resolveWebhookSecret(ctx, { secretStdin: opts.secretStdin, stdinFlag: true });
-  const payload = await readFileOrStdin(opts.payloadFile, ctx.io.streams.stdin, '--payload-file', ctx.signal);
+  const payload = await readFileOrStdin(opts.payloadFile, ctx.io.streams.stdin, '--payload-file', ctx.signal, PAYLOAD_LIMIT);
 
   const verification = verifySignature({ header: opts.header, payload, secret, now, toleranceSeconds });
   const causes = verification.valid ? [] : diagnose({ verification, payload, secret, otherSecrets: await knownSecrets(ctx) });
@@ -71,42 +46,6 @@ export async function run(ctx: Context, opts: VerifyOptions): Promise<number> {
   if (!report.valid && output.format === 'table' && ctx.io.sharesTerminal()) return ExitCode.refused;
   if (!report.valid) throw new FailureError(`${report.reason}: ${report.detail}`, 'invalid_signature');
   return ExitCode.ok;
-}
-
-export function toReport(verification: Verification, causes: Cause[], now: number, secretSource: string): VerifyReport {
-  return {
-    valid: verification.valid,
-    reason: verification.reason,
-    detail: describeVerdict(verification),
-    cause: causes[0]?.code ?? null,
-    causes,
-    problems: verification.header.problems,
-    timestamp: verification.timestamp,
-    now,
-    skewSeconds: verification.skewSeconds,
-    toleranceSeconds: verification.toleranceSeconds,
-    signatures: verification.header.signatures,
-    otherSchemes: verification.header.otherSchemes,
-    // The signature svc computed is shown only when it is one the header already carries: printing it
-    // for a failure would let anyone who can run svc (but not read the secret) sign what they like.
-    expected: verification.signatureMatches ? verification.expected : null,
-    signatureMatches: verification.signatureMatches,
-    secretSource,
-  };
-}
-
-function describeVerdict(verification: Verification): string {
-  const count = verification.header.signatures.length;
-  switch (verification.reason) {
-    case null:
-      return `valid: a v1 signature matches and t is within ±${verification.toleranceSeconds}s`;
-    case 'malformed_header':
-      return `malformed header: ${verification.header.problems.join('; ')}`;
-    case 'timestamp_outside_tolerance':
-      return `t is ${Math.abs(verification.skewSeconds!)}s ${verification.skewSeconds! < 0 ? 'in the past' : 'in the future'}, beyond the ±${verification.toleranceSeconds}s tolerance${verification.signatureMatches ? ' (the signature itself matches)' : ''}`;
-    case 'no_matching_signature':
-      return `none of the ${count} v1 signature${count === 1 ? '' : 's'} matches the payload and secret`;
-  }
 }
 
 /** The verdict and evidence for a person; the header's parts came from outside, so each is made safe. */

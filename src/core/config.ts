@@ -5,35 +5,21 @@
  * Reads parse the file directly; writes go through safe-file.ts (never through a symbolic link; an
  * exclusive temp file with a random name beside it, renamed over it), in conf's file format.
  */
-import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ExitCode, SvcError, UsageError } from './errors.js';
+import { ExitCode, FailureError, SvcError, UsageError } from './errors.js';
+import { withFileLock } from './file-lock.js';
 import { isLoopbackHost } from './net.js';
 import { replaceFile } from './safe-file.js';
+import { checkCurrentProfile, checkCursor, checkProfile, isRecord, nullObject, readConfigFile, salvageProfile, type ConfigData, type Profile } from './config-file.js';
 
-export interface Profile {
-  baseUrl: string;
-  /** in the file only where no OS keyring was usable (or saved before keys went to the keyring) */
-  apiKey?: string;
-  webhookSecret?: string;
-  /** which secrets are in the OS keyring instead, under `account` (see secret-store.ts) */
-  keyring?: KeyringRef;
-}
+export type { KeyringRef, Profile } from './config-file.js';
 
-export interface KeyringRef {
-  /** the keyring account prefix: `<profile>/<random>`, so two config directories never share an entry */
-  account: string;
-  apiKey?: boolean;
-  webhookSecret?: boolean;
-  /** the key as `profiles ls` shows it (`svc_live_…abcd`), so listing never reads the keyring */
-  maskedKey?: string;
-}
-
-/** The contract's profile names: a name is a key in the config file and in the keyring, never `__proto__`. */
+/** Profile names: a name is a key in the config file and in the keyring, never `__proto__`. */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-/** Checks a profile name given by the user (exit 2 when it does not match the contract's pattern). */
+/** Checks a profile name given by the user (exit 2 when it does not match the pattern). */
 export function validateProfileName(name: string, source = '--profile'): string {
   // A key pasted in the wrong place is not repeated back.
   if (/^svc_live_/i.test(name)) throw new UsageError(`${source}: looks like an API key, not a profile name (keys are never taken as flag values; the value was not used)`);
@@ -48,17 +34,16 @@ export function noSuchProfile(name: string, hint = 'see svc profiles ls'): SvcEr
   return new SvcError(`no profile named ${name}`, ExitCode.notFound, 'not_found', hint);
 }
 
-interface ConfigData {
-  currentProfile?: string;
-  profiles: Record<string, Profile>;
-  /** events-tail cursors: profile name → base URL → cursor */
-  cursors: Record<string, Record<string, string>>;
-}
-
 /** Where svc talks to when nothing else is configured: a sandbox started with `svc sandbox`. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1';
 export const DEFAULT_PROFILE = 'default';
 const CONFIG_NAME = 'config';
+/**
+ * A writer holds the config lock for milliseconds (read, write, fsync, rename); one holder keeping it
+ * this long means trouble (a stopped process). Waiting behind many writers in turn is not limited.
+ */
+const LOCK_WAIT_MS = 30_000;
+const LOCK_POLL_MS = 20;
 
 export class ConfigStore {
   private directoryReady = false;
@@ -77,21 +62,42 @@ export class ConfigStore {
     return join(this.directory, `${CONFIG_NAME}.json`);
   }
 
+  /** The current profile's name; exit 2 when the file holds something else there. */
   get currentProfile(): string | undefined {
-    return this.data.currentProfile;
+    return checkCurrentProfile(this.data.currentProfile);
   }
 
+  /** Every profile, each checked (exit 2 at the first with a value of the wrong type). */
   profiles(): Record<string, Profile> {
-    return nullObject(this.data.profiles);
+    const all = Object.create(null) as Record<string, Profile>;
+    for (const [name, value] of Object.entries(this.data.profiles)) all[name] = checkProfile(name, value);
+    return all;
   }
 
+  /** The names of the saved profiles, whatever their values hold. */
+  profileNames(): string[] {
+    return Object.keys(this.data.profiles);
+  }
+
+  /** The profile, checked: exit 2 naming the field and the fix when a value has the wrong type. */
   getProfile(name: string): Profile | undefined {
-    return Object.hasOwn(this.data.profiles, name) ? this.data.profiles[name] : undefined;
+    return Object.hasOwn(this.data.profiles, name) ? checkProfile(name, this.data.profiles[name]) : undefined;
   }
 
+  /**
+   * For the commands that replace or remove a profile (`login`, `profiles rm`): a stored profile
+   * with values of the wrong type is kept, in this run's copy only, with what is well-formed of it.
+   */
+  salvageProfile(name: string): Profile | undefined {
+    if (!Object.hasOwn(this.data.profiles, name)) return undefined;
+    const profile = salvageProfile(this.data.profiles[name], DEFAULT_BASE_URL);
+    this.data.profiles[name] = profile;
+    return profile;
+  }
+
+  /** The saved events-tail cursor, checked. */
   getCursor(profile: string, baseUrl: string): string | undefined {
-    const cursors = Object.hasOwn(this.data.cursors, profile) ? this.data.cursors[profile] : undefined;
-    return cursors && Object.hasOwn(cursors, baseUrl) ? cursors[baseUrl] : undefined;
+    return checkCursor(profile, baseUrl, Object.hasOwn(this.data.cursors, profile) ? this.data.cursors[profile] : undefined);
   }
 
   async setCurrentProfile(name: string): Promise<void> {
@@ -106,40 +112,56 @@ export class ConfigStore {
     });
   }
 
+  /** False when the file (as it is now) has no such profile. */
   async deleteProfile(name: string): Promise<boolean> {
-    if (!Object.hasOwn(this.data.profiles, name)) return false;
+    let found = false;
     await this.update((data) => {
+      found = Object.hasOwn(data.profiles, name);
+      if (!found) return false;
       delete data.profiles[name];
       delete data.cursors[name];
       if (data.currentProfile === name) delete data.currentProfile;
     });
-    return true;
+    return found;
   }
 
   /** The whole file is replaced atomically (temp file + rename), so a kill never leaves half a cursor. */
   async setCursor(profile: string, baseUrl: string, cursor: string): Promise<void> {
     await this.update((data) => {
-      data.cursors[profile] = nullObject(Object.hasOwn(data.cursors, profile) ? data.cursors[profile] : {});
-      data.cursors[profile][baseUrl] = cursor;
+      const byUrl = Object.hasOwn(data.cursors, profile) ? data.cursors[profile] : undefined;
+      const cursors = nullObject(isRecord(byUrl) ? byUrl : {});
+      cursors[baseUrl] = cursor;
+      data.cursors[profile] = cursors;
     });
+  }
+
+  get lockPath(): string {
+    return `${this.path}.lock`;
   }
 
   /**
    * Applies one change to the file as it is on disk now, not to this process's copy from start-up:
-   * another svc process (a sandbox saving its profile, a tail saving its cursor) may have written since.
+   * another svc process (a login, a sandbox saving its profile, a tail saving its cursor) may have
+   * written since. The read, the change and the write happen under a lock between processes, so two
+   * writers never both start from the same content and one's change is never lost.
    */
-  private async update(change: (data: ConfigData) => void): Promise<void> {
+  private async update(change: (data: ConfigData) => void | false): Promise<void> {
     this.prepareDirectory();
-    const current = readConfigFile(this.path);
-    const data: ConfigData = {
-      ...current,
-      profiles: nullObject(current.profiles),
-      cursors: nullObject(current.cursors),
-    };
-    change(data);
-    // conf's format (tab-indented JSON), mode 0600, replaced atomically and never through a link.
-    await replaceFile(this.path, JSON.stringify(data, undefined, '\t'), { mode: 0o600 });
-    this.data = data;
+    await withFileLock(this.lockPath, { waitMs: LOCK_WAIT_MS, pollMs: LOCK_POLL_MS, busy: (who) => this.busy(who) }, async () => {
+      const data = readConfigFile(this.path);
+      if (change(data) === false) return;
+      // conf's format (tab-indented JSON), mode 0600, replaced atomically and never through a link.
+      await replaceFile(this.path, JSON.stringify(data, undefined, '\t'), { mode: 0o600 });
+      this.data = data;
+    });
+  }
+
+  private busy(who: string): FailureError {
+    return new FailureError(
+      `config file ${this.path} is held by another svc (${who}) for over ${LOCK_WAIT_MS / 1000} s; nothing was saved`,
+      'config_locked',
+      `try again; if no svc is running, remove ${this.lockPath}`,
+    );
   }
 
   private prepareDirectory(): void {
@@ -148,53 +170,6 @@ export class ConfigStore {
     mkdirSync(this.directory, { recursive: true, mode: 0o700 });
     this.directoryReady = true;
   }
-}
-
-/**
- * A config file that is a symbolic link is refused: svc would write keys wherever it points (a file
- * another user controls, or one shared with other programs).
- */
-function refuseSymlink(path: string): void {
-  let stats;
-  try {
-    stats = lstatSync(path);
-  } catch {
-    return;
-  }
-  if (stats.isSymbolicLink()) throw new UsageError(`config file ${path} is a symbolic link; svc keeps keys only in a regular file (replace the link with the file itself)`);
-  // A fifo would hold the read forever (no signal ends it).
-  if (!stats.isFile()) throw new UsageError(`config file ${path} is not a regular file; svc keeps keys only in a regular file (remove it)`);
-}
-
-function readConfigFile(path: string): ConfigData {
-  refuseSymlink(path);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return { profiles: Object.create(null), cursors: Object.create(null) };
-  }
-  try {
-    const parsed = JSON.parse(text) as Partial<ConfigData> | null;
-    return {
-      ...(parsed?.currentProfile ? { currentProfile: parsed.currentProfile } : {}),
-      profiles: objectOr(parsed?.profiles),
-      cursors: objectOr(parsed?.cursors),
-    };
-  } catch {
-    throw new UsageError(`config file ${path} is not valid JSON; fix or remove it`);
-  }
-}
-
-function objectOr<T extends object>(value: T | undefined): T {
-  return nullObject(value && typeof value === 'object' && !Array.isArray(value) ? value : ({} as T));
-}
-
-/** A copy without a prototype: names such as `constructor` or `__proto__` are then only keys. */
-function nullObject<T extends object>(value: T): T {
-  const copy = Object.create(null) as T;
-  for (const [key, entry] of Object.entries(value)) (copy as Record<string, unknown>)[key] = entry;
-  return copy;
 }
 
 /** Checks a base URL: absolute, http(s), and plain http only for loopback hosts. Returns it without a trailing slash. */

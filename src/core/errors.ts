@@ -1,5 +1,5 @@
 /**
- * Typed errors and the one place that maps them to the contract's exit codes.
+ * Typed errors and the one place that maps them to the exit codes (docs/output.md).
  * Commands throw; `src/cli.ts` catches, prints and returns the code; only `bin/` exits.
  */
 import { jsonText, terminalSafeLine } from './sanitize.js';

@@ -1,11 +1,11 @@
 /**
  * Output in one place: `table` for people, `jsonl` for pipes, `json` for whole documents, `csv`
- * for spreadsheets; `--fields` chooses the fields of each object (see fields.ts).
+ * for spreadsheets; `--fields` chooses the fields of each object (see field-paths.ts).
  * Commands hand over records and columns; this module decides how they reach stdout.
  * jsonl and json lists stream page by page, so memory does not grow with the number of items.
  */
 import type { Chalk, ChalkInstance } from 'chalk';
-import { cellText, leafPaths, project, valueAt } from './fields.js';
+import { cellText, leafPaths, project, valueAt } from './field-paths.js';
 import type { IO } from './io.js';
 import { jsonText, terminalSafe, terminalSafeLine } from './sanitize.js';
 import { textWidth, truncate, wrapLine } from './width.js';

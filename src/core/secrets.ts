@@ -43,12 +43,13 @@ export function redactPersonal(body: string): string {
 function redactValue(value: unknown, parent: string): unknown {
   if (Array.isArray(value)) return value.map((item) => redactValue(item, parent));
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) {
-    const personal = key === 'name' ? NAMED_PARENTS.has(parent) : PERSONAL_FIELDS.has(key);
-    out[key] = personal && member !== null ? '[redacted]' : redactValue(member, key);
-  }
-  return out;
+  // Defined, not assigned: a `__proto__` member stays a member of the copy.
+  return Object.fromEntries(
+    Object.entries(value).map(([key, member]) => {
+      const personal = key === 'name' ? NAMED_PARENTS.has(parent) : PERSONAL_FIELDS.has(key);
+      return [key, personal && member !== null ? '[redacted]' : redactValue(member, key)];
+    }),
+  );
 }
 
 /** `"member": "string" | number | true | false` for the personal members (not `name`: text has no parent to tell). */

@@ -1,5 +1,5 @@
 /**
- * The webhook signing scheme of the API spec (Authentication, point 7): `Svc-Signature:
+ * The webhook signing scheme (openapi/openapi.yaml, info and Svc-Signature): `Svc-Signature:
  * t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed by the secret's text bytes.
  * Signing, strict header parsing and verification live here; diagnosis of failures is in
  * `signature-diagnose.ts`.

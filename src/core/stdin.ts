@@ -3,7 +3,8 @@
  * Every read takes the run's signal: Ctrl-C while svc waits on a pipe or a terminal that never
  * closes ends the read at once (InterruptedError, exit 130) instead of waiting for end of input.
  */
-import { readFile } from 'node:fs/promises';
+import { type Stats, constants } from 'node:fs';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { onAbort } from './abort.js';
 import { InterruptedError, UsageError } from './errors.js';
@@ -46,15 +47,87 @@ export async function readStdinLines(stream: Readable, count: number, what: stri
   return values;
 }
 
-/** The raw bytes of a file, or of stdin for `-` (payloads must stay byte-exact for signatures). */
-export async function readFileOrStdin(path: string | undefined, stdin: Readable, flag: string, signal: AbortSignal): Promise<Buffer> {
+/** How much a whole-file input may hold, and how `--help` and errors say it. */
+export interface InputLimit {
+  bytes: number;
+  words: string;
+}
+
+/** A request body read whole (`api --data @file`, `orders place --from-file`): the API's 10 MB limit. */
+export const REQUEST_BODY_LIMIT: InputLimit = { bytes: 10 * 1024 * 1024, words: '10 MB' };
+/** A webhook payload to sign or verify: 1 MiB, as much as `webhooks listen` takes in one delivery. */
+export const PAYLOAD_LIMIT: InputLimit = { bytes: 1024 * 1024, words: '1 MiB' };
+
+/** How much is read from a file at a time. */
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * The raw bytes of a regular file, or of stdin for `-` (payloads must stay byte-exact for
+ * signatures), at most `limit`. A directory, fifo, device or socket is a usage error naming it
+ * before anything is opened (a fifo with no writer would wait for ever, /dev/zero never ends); the
+ * file is then opened non-blocking and checked again, so one swapped in between cannot hang svc.
+ * Ctrl-C (the run's signal) ends any wait with InterruptedError.
+ */
+export async function readFileOrStdin(path: string | undefined, stdin: Readable, flag: string, signal: AbortSignal, limit: InputLimit): Promise<Buffer> {
   if (path === undefined || path === '') throw new UsageError(`${flag}: required`);
-  if (path === '-') return readAll(stdin, signal);
+  const tooLarge = (what: string) => new UsageError(`${flag}: ${what} is larger than ${limit.words}, the most svc reads here`);
+  if (path === '-') {
+    try {
+      return await collect(interruptible(stdin, signal), limit.bytes, () => tooLarge('standard input'));
+    } catch (error) {
+      stdin.destroy();
+      throw error;
+    }
+  }
+  let stats;
   try {
-    return await readFile(path);
+    stats = await stat(path);
   } catch (error) {
     throw fileError(flag, path, error);
   }
+  if (!stats.isFile()) throw notRegular(flag, path, stats);
+  if (stats.size > limit.bytes) throw tooLarge(path);
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | NONBLOCK);
+  } catch (error) {
+    throw fileError(flag, path, error);
+  }
+  try {
+    const now = await handle.stat();
+    if (!now.isFile()) throw notRegular(flag, path, now);
+    return await collect(chunksOf(handle, signal), limit.bytes, () => tooLarge(path));
+  } finally {
+    await handle.close();
+  }
+}
+
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+async function* chunksOf(handle: FileHandle, signal: AbortSignal): AsyncGenerator<Buffer> {
+  for (;;) {
+    if (signal.aborted) throw new InterruptedError();
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(CHUNK_BYTES), 0, CHUNK_BYTES, null);
+    if (bytesRead === 0) return;
+    yield buffer.subarray(0, bytesRead);
+  }
+}
+
+/** The chunks joined; past `max` bytes the reading stops with `tooLarge()`. */
+async function collect(chunks: AsyncIterable<Buffer>, max: number, tooLarge: () => Error): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    size += chunk.length;
+    if (size > max) throw tooLarge();
+    parts.push(chunk);
+  }
+  return Buffer.concat(parts);
+}
+
+function notRegular(flag: string, path: string, stats: Stats): UsageError {
+  const kind = stats.isDirectory() ? 'a directory' : stats.isFIFO() ? 'a fifo' : stats.isSocket() ? 'a socket' : stats.isCharacterDevice() || stats.isBlockDevice() ? 'a device' : 'not a regular file';
+  return new UsageError(`${flag}: ${path} is ${kind}; give a regular file, or - for standard input`);
 }
 
 /** A file named by a flag that cannot be read, as a usage error naming the flag. */

@@ -3,9 +3,17 @@
  * width. Nearly everything svc draws is plain text (ASCII, Latin letters, dashes, quotes, `…`):
  * there every character is its own grapheme of width 1, so the width is the length. Only other text
  * is handed to string-width, whose set-up (a grapheme segmenter and large Unicode-property regular
- * expressions) costs more than the rest of a start-up; the build loads it on first use.
+ * expressions) costs more than the rest of a start-up: it is loaded on first use (docs/performance.md).
  */
-import stringWidth from 'string-width';
+import { createRequire } from 'node:module';
+
+let measure: ((text: string) => number) | undefined;
+
+/** string-width, loaded (synchronously, the package from node_modules) the first time text needs it. */
+function stringWidth(text: string): number {
+  measure ??= (createRequire(import.meta.url)('string-width') as typeof import('string-width')).default;
+  return measure(text);
+}
 
 /**
  * Characters that are one column wide and never join a neighbour into one grapheme (no controls,

@@ -19,7 +19,7 @@ export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 /** Event types, then each prefix (`order.`) that `--type` also accepts. */
 const EVENT_TYPE_VALUES = [...EVENT_TYPES, ...new Set(EVENT_TYPES.filter((type) => type.includes('.')).map((type) => `${type.split('.')[0]}.`))];
 
-/** Profile names as the contract allows them; anything else is never handed to a shell. */
+/** Profile names as svc allows them (core/config.ts); anything else is never handed to a shell. */
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 type Values = { kind: 'words'; words: readonly string[] } | { kind: 'files' } | { kind: 'dirs' } | { kind: 'at-files' } | { kind: 'profiles' };
@@ -353,6 +353,6 @@ export function completionScript(program: Command, shell: string): string {
 /** `svc __complete profiles`: the saved profile names, one a line (names only: never a key). */
 export async function completionValues(what: string, openConfig: () => Promise<ConfigStore>): Promise<string> {
   if (what !== 'profiles') throw new UsageError(`__complete: nothing to complete for ${what}`);
-  const names = Object.keys((await openConfig()).profiles()).filter((name) => PROFILE_NAME.test(name));
+  const names = (await openConfig()).profileNames().filter((name) => PROFILE_NAME.test(name));
   return names.map((name) => `${name}\n`).join('');
 }

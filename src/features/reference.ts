@@ -10,7 +10,7 @@
 import type { Command, Help } from 'commander';
 import { ExitCode } from '../core/errors.js';
 
-/** What each exit code means, in the order of the contract's table (man page EXIT STATUS). */
+/** What each exit code means, in the order of docs/output.md's table (man page EXIT STATUS). */
 const EXIT_STATUS: Record<keyof typeof ExitCode, string> = {
   ok: 'success',
   refused: 'the API refused the request; verify-signature found the signature invalid',

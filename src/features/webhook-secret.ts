@@ -1,5 +1,5 @@
 /**
- * Where the webhook secret comes from, in the contract's order: `--secret-stdin`, then
+ * Where the webhook secret comes from, in this order: `--secret-stdin`, then
  * SVC_WEBHOOK_SECRET, then the profile. The secret is never printed; only its source is named.
  */
 import type { Context } from '../app/context.js';

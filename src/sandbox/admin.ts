@@ -1,5 +1,5 @@
 import { API_LIMITS } from '../api/types.js';
-import { formatNullableTimestamp, formatTimestamp } from './clock.js';
+import { LATEST_TEXT, formatNullableTimestamp, formatTimestamp } from './clock.js';
 import { ApiProblem, invalidField, notFound } from './errors.js';
 import { type Faults, readFaultsBody } from './faults.js';
 import type { IdempotencyStore } from './idempotency.js';
@@ -14,7 +14,7 @@ import { isLoopbackHost } from '../core/net.js';
 
 /*
  * The admin API under /_sandbox (loopback clients only, no key) stands in for the operator's team
- * and the service. Paths are the contract's table, plus a few extras:
+ * and the service. Paths are those docs/sandbox.md lists (Admin API), plus a few extras:
  * - GET /clock → {now}: the virtual time, so scripts can see where the clock stands;
  * - PATCH /settings also takes `requiredCustomFieldIds: string[]`, making exactly those custom
  *   fields required (the seed has none required), to exercise the required-field rule;
@@ -87,6 +87,14 @@ function campaignMove(path: string, move: (state: SandboxState, campaign: Campai
       return ok({ id: campaign.id, name: campaign.name, status: campaign.status });
     },
   };
+}
+
+/** The most requests a minute the settings take (the rate limiter keeps up to this many times per client). */
+const MAX_RATE_LIMIT = 1_000_000;
+
+/** A price the sandbox can show and the CLI can add up exactly: a decimal of at most 15 + 6 digits. */
+function isPrice(value: unknown): boolean {
+  return isDecimal(value) && /^\d{1,15}(\.\d{1,6})?$/.test(value);
 }
 
 function optionalText(body: Record<string, unknown>, name: string, errors: FieldErrors): string | null {
@@ -268,16 +276,16 @@ const routes: AdminRoute[] = [
       const errors = new FieldErrors();
       const published = errors.optionalBoolean(body.published, 'published');
       const prices = body.prices;
-      if (prices !== undefined && (!isPlainObject(prices) || !Object.entries(prices).every(([c, p]) => (c === 'default' || isCountry(c)) && isDecimal(p)))) {
-        errors.add('prices', 'invalid', 'prices must map "default" or a country code to a decimal string.');
+      if (prices !== undefined && (!isPlainObject(prices) || !Object.entries(prices).every(([c, p]) => (c === 'default' || isCountry(c)) && isPrice(p)))) {
+        errors.add('prices', 'invalid', 'prices must map "default" or a country code to a decimal string (up to 15 digits before the point and 6 after).');
       }
       const stock = body.stock;
-      if (stock !== undefined && (!Array.isArray(stock) || !stock.every((e) => isPlainObject(e) && isPlainObject(e.variations) && Number.isInteger(e.stock) && (e.stock as number) >= 0))) {
-        errors.add('stock', 'invalid', 'stock must list {variations, stock} entries.');
+      if (stock !== undefined && (!Array.isArray(stock) || !stock.every((e) => isPlainObject(e) && isPlainObject(e.variations) && Number.isSafeInteger(e.stock) && (e.stock as number) >= 0))) {
+        errors.add('stock', 'invalid', `stock must list {variations, stock} entries, stock a whole number from 0 to ${Number.MAX_SAFE_INTEGER}.`);
       }
       errors.throwIfAny();
       if (published !== undefined) gift.published = published;
-      if (isPlainObject(prices)) Object.assign(gift.prices, prices);
+      if (isPlainObject(prices)) for (const [country, price] of Object.entries(prices)) gift.prices[country] = price as string;
       if (Array.isArray(stock)) {
         for (const entry of stock as { variations: Record<string, string>; stock: number }[]) {
           const combination = gift.combinations.find((c) => sameVariations(c.variations, entry.variations));
@@ -302,6 +310,11 @@ const routes: AdminRoute[] = [
         const code = seconds === undefined ? 'required' : 'invalid';
         throw invalidField('advanceSeconds', code, 'advanceSeconds must be a number, 0 or more.', 'advanceSeconds must be a number of seconds, 0 or more.');
       }
+      const most = services.state.clock.maxAdvanceSeconds();
+      if (seconds > most) {
+        const text = `advanceSeconds must be at most ${most}: the sandbox's clock cannot go past ${LATEST_TEXT}.`;
+        throw invalidField('advanceSeconds', 'invalid', text, text);
+      }
       services.state.clock.advance(seconds);
       services.state.sweep();
       services.idempotency.prune();
@@ -320,8 +333,8 @@ const routes: AdminRoute[] = [
       const approvalRequired = errors.optionalBoolean(body.approvalRequired, 'approvalRequired');
       const apiAccess = errors.optionalBoolean(body.apiAccess, 'apiAccess');
       const limit = body.rateLimitPerMinute;
-      if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)) {
-        errors.add('rateLimitPerMinute', 'invalid', 'rateLimitPerMinute must be a whole number, 1 or more.');
+      if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_RATE_LIMIT)) {
+        errors.add('rateLimitPerMinute', 'invalid', `rateLimitPerMinute must be a whole number from 1 to ${MAX_RATE_LIMIT}.`);
       }
       const required = body.requiredCustomFieldIds;
       if (required !== undefined && (!Array.isArray(required) || !required.every((id) => state.tenant.customFields.some((f) => f.id === id)))) {

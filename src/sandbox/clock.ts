@@ -25,10 +25,24 @@ export class VirtualClock {
     return t;
   }
 
+  /**
+   * The most the clock can move forward now: until LATEST_MICROS, so that every time the sandbox
+   * stamps (and expiries some days later) stays an exact integer and a valid date.
+   */
+  maxAdvanceSeconds(): number {
+    return Math.max(0, Math.floor((LATEST_MICROS - this.now()) / 1_000_000));
+  }
+
+  /** Moves the clock forward; beyond `maxAdvanceSeconds()` is a RangeError (callers check first). */
   advance(seconds: number): void {
+    if (!(seconds >= 0 && seconds <= this.maxAdvanceSeconds())) throw new RangeError(`the clock cannot move ${seconds} s`);
     this.offsetMicros += Math.round(seconds * 1_000_000);
   }
 }
+
+/** The latest time the clock can be moved to: 2200-01-01T00:00:00Z. */
+export const LATEST_MICROS = Date.UTC(2200, 0, 1) * 1000;
+export const LATEST_TEXT = '2200-01-01T00:00:00Z';
 
 export const MICROS_PER_SECOND = 1_000_000;
 export const MICROS_PER_DAY = 86_400 * MICROS_PER_SECOND;

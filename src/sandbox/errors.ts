@@ -7,7 +7,7 @@ export interface FieldError {
   message: string;
 }
 
-/** Extra members some problems carry (spec, ProblemDetail). */
+/** Extra members some problems carry (openapi/openapi.yaml, ProblemDetail). */
 export interface ProblemExtras {
   errors?: FieldError[];
   coinPrice?: string;

@@ -21,6 +21,9 @@ export interface Faults {
 
 export const NO_FAULTS: Faults = { errorRate: 0, resetRate: 0, rateLimitRate: 0, delayMs: 0 };
 
+/** The longest delay a timer can wait (2^31 − 1 ms, about 24.8 days); a longer one would fire at once. */
+export const MAX_DELAY_MS = 2 ** 31 - 1;
+
 const RATE_NAMES = ['errorRate', 'resetRate', 'rateLimitRate'] as const;
 
 export type FaultDecision = 'none' | 'error' | 'badGateway' | 'resetBefore' | 'resetAfter' | 'rateLimited';
@@ -36,7 +39,7 @@ export function parseFaultSpec(spec: string): Faults {
     if ((RATE_NAMES as readonly string[]).includes(name)) {
       if (number < 0 || number > 1) throw new Error(`--faults: ${name} must be between 0 and 1`);
     } else if (name === 'delayMs') {
-      if (number < 0) throw new Error('--faults: delayMs must not be negative');
+      if (number < 0 || number > MAX_DELAY_MS) throw new Error(`--faults: delayMs must be from 0 to ${MAX_DELAY_MS}`);
     } else {
       throw new Error(`--faults: unknown fault "${name}" (use errorRate, resetRate, rateLimitRate, delayMs)`);
     }
@@ -55,9 +58,9 @@ export function readFaultsBody(body: unknown, errors: FieldErrors): Faults {
   for (const name of [...RATE_NAMES, 'delayMs'] as const) {
     const value = body[name];
     if (value === undefined || value === null) continue;
-    const max = name === 'delayMs' ? Number.MAX_SAFE_INTEGER : 1;
+    const max = name === 'delayMs' ? MAX_DELAY_MS : 1;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > max) {
-      errors.add(name, 'invalid', name === 'delayMs' ? 'delayMs must be a number of milliseconds, 0 or more.' : `${name} must be a number from 0 to 1.`);
+      errors.add(name, 'invalid', name === 'delayMs' ? `delayMs must be a number of milliseconds from 0 to ${MAX_DELAY_MS}.` : `${name} must be a number from 0 to 1.`);
       continue;
     }
     faults[name] = value;

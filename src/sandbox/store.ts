@@ -215,7 +215,7 @@ export class SandboxState {
 
   // ---- events -------------------------------------------------------------------------------
 
-  /** Whether the feed of `key` holds `event` (spec, GET /events rule 2 and routing rules 1–3). */
+  /** Whether the feed of `key` holds `event` (openapi/openapi.yaml, GET /events). */
   keyMaySee(key: ApiKeyRecord, event: StoredEvent): boolean {
     if (!key.brandIds.includes(event.brandId)) return false;
     if (event.subject === 'link') return key.scopes.includes('PERSONAL_LINKS');

@@ -72,9 +72,10 @@ export function checkBody(operationId: OperationId, body: Record<string, unknown
  */
 export function checkQuery(operationId: OperationId, query: URLSearchParams, errors: FieldErrors): Record<string, string | number | undefined> {
   const integers = QUERY_INTEGERS[operationId] ?? [];
-  const values: Record<string, string | number> = {};
+  // No prototype: `?__proto__=` or `?constructor=` is an unknown parameter like any other.
+  const values: Record<string, string | number> = Object.create(null) as Record<string, string | number>;
   for (const [name, value] of query) {
-    if (name in values) continue;
+    if (Object.hasOwn(values, name)) continue;
     values[name] = integers.includes(name) && /^\d{1,15}$/.test(value) ? Number(value) : value;
   }
   const found = schemaFieldErrors(validator(`${operationId}Query`), values, REQUIRED_FIELDS[operationId]);

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { DeliveryRecord } from '../api/sandbox-admin.js';
+import type { DeliveryRecord } from '../api/delivery-record.js';
 import { signatureHeader } from '../core/signature.js';
 import { MICROS_PER_SECOND, formatTimestamp } from './clock.js';
 import type { ApiKeyRecord, StoredEvent } from './models.js';
@@ -8,7 +8,7 @@ import type { SandboxState } from './store.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 const RESPONSE_TIMEOUT_MS = 10_000;
-/** Waits before attempts 2 to 8 (spec: 1 m, 5 m, 30 m, 1 h, 3 h, 6 h, 12 h). */
+/** Waits before attempts 2 to 8 (openapi/openapi.yaml: 1 m, 5 m, 30 m, 1 h, 3 h, 6 h, 12 h). */
 const RETRY_DELAYS_SECONDS = [60, 300, 1_800, 3_600, 10_800, 21_600, 43_200];
 const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 

@@ -103,7 +103,7 @@ describe('--dry-run', () => {
         .join(''),
     );
     expect(first.stderr).toMatch(/^\{"row":3,"ok":false,"error":\{.*\}\}\ndry run: 2 requests printed, nothing sent; 1 of 3 rows would fail before any request\n$/);
-    // The contract: a dry run exits 0; the row that would fail is reported on stderr.
+    // docs/output.md: a dry run exits 0; the row that would fail is reported on stderr.
     expect(first.exitCode).toBe(0);
     expect(await state()).toEqual(before);
     // The same file again: the same keys (so the real run after a preview replays nothing twice).

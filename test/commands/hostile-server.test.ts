@@ -10,8 +10,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cleanup.js';
 import { ApiDouble } from '../helpers/double.js';
-import { runInProcess } from '../helpers/run.js';
-import { runAtTerminal } from '../helpers/tty.js';
+import { runAtTerminal, runInProcess } from '../helpers/run.js';
 import { startSandbox } from '../sandbox/helpers.js';
 
 /** C0 (ESC, BEL, backspace, CR), C1 (CSI, OSC), every bidi override and isolate, the direction marks. */

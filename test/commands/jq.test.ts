@@ -91,9 +91,9 @@ describe('--jq', () => {
       seen.add(file);
       const text = readFileSync(join(dist, file), 'utf8');
       expect(text).not.toContain('jq-wasm');
-      // Modules required as the file loads (`var import_x=require("./chunks/x.js")`); an import("…") of
-      // the source, `Promise.resolve().then(()=>__toESM(require("./x.js")))` in dist/, is loaded on demand.
-      for (const [, target] of text.matchAll(/(?<!\.then\(\(\)=>__toESM\()\brequire\("(\.\.?\/[^"]+)"\)/g)) {
+      // Modules imported as the file loads (`import{x}from"./chunks/x.js"`, `import"./chunks/x.js"`); an
+      // import("…") of the source stays `import("./x.js")` in dist/, loaded on demand.
+      for (const [, target] of text.matchAll(/(?:\bfrom\s*|\bimport\s*)"(\.\.?\/[^"]+)"/g)) {
         visit(join(file, '..', target));
       }
     };

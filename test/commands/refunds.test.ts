@@ -91,6 +91,8 @@ describe('refunds due', () => {
       const event = (id: string) => ({ id, type: 'order.cancelled', occurredAt: '2026-11-21T10:00:00.000000Z', environment: 'production', data: { id: orderId, coinPrice: '12.5', currency: { name: 'Coins', symbol: 'C' }, reference: 'R-1', brandId: 'b' } });
       api.on('GET /events?limit=100', { body: { items: [event('e1'), event('e2')], nextCursor: 'c1' } });
       api.on('GET /events?after=c1&limit=100', { body: { items: [], nextCursor: 'c1' } });
+      // The reconciliation (refunds/gap.ts): the one cancelled order of this key is the one in the feed.
+      api.on('GET /reward-store-orders?status=CANCELLED&limit=100', { body: { items: [{ id: orderId, status: 'CANCELLED', coinPrice: '12.5' }], nextCursor: null } });
       const local = { ...env, SVC_BASE_URL: api.baseUrl };
       const result = await runInProcess(['refunds', 'due', '--ledger', LEDGER()], local);
       expect(result.exitCode).toBe(0);

@@ -7,8 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiDouble } from '../helpers/double.js';
-import { runInProcess } from '../helpers/run.js';
-import { runAtTerminal } from '../helpers/tty.js';
+import { runAtTerminal, runInProcess } from '../helpers/run.js';
 
 /** window title (OSC 0), clear screen, an OSC 8 hyperlink, BEL, C1 CSI, backspace and CR overwrite, bidi override */
 const HOSTILE = 'Evil\x1b]0;pwned\x07\x1b[2J\x1b]8;;http://x.test/\x1b\\link\x1b]8;;\x1b\\\u009b31m\bX\rY\u202eZ';

@@ -18,8 +18,8 @@ export default function setup(project: TestProject): () => void {
   const runTmpDir = mkdtempSync(join(tmpdir(), 'svc-test-run-'));
   project.provide('runTmpDir', runTmpDir);
   return () => {
-    // <tmpdir>/node-compile-cache holds compiled code: svc's own (bin/svc.js keeps V8's code of dist/
-    // there) and Node's, when npm or npx turn it on: a shared cache, not something a test left behind.
+    // <tmpdir>/node-compile-cache holds Node's compiled code (bin/svc.js, npm and npx turn it on): a
+    // shared cache, not something a test left behind.
     const left = readdirSync(runTmpDir).filter((name) => name !== 'node-compile-cache');
     rmSync(runTmpDir, { recursive: true, force: true });
     if (left.length > 0) {

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox } from './helpers.js';
 
 /*
- * A black-box pass over api-spec.md and the Sandbox sections of cli-contract.md: only the ready-line
- * info (baseUrl, adminUrl, keys), /v1 and the admin paths of the contract's table are used.
+ * A black-box pass over openapi/openapi.yaml and docs/sandbox.md: only the ready-line info (baseUrl,
+ * adminUrl, keys), /v1 and the admin paths docs/sandbox.md lists are used.
  * helpers.ts is used only to start a sandbox on port 0 and read its ready-line info.
  */
 
@@ -123,7 +123,7 @@ async function until(check: () => boolean, ms = 3000): Promise<void> {
   while (!check() && Date.now() < end) await sleep(10);
 }
 
-/** Independent verification of Svc-Signature (api-spec Authentication 7). */
+/** Independent verification of Svc-Signature (openapi/openapi.yaml, Svc-Signature). */
 function verifySignature(header: string | undefined, raw: string, secret: string): boolean {
   if (header === undefined) return false;
   const parts = header.split(',').map((p) => p.split('='));

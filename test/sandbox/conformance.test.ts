@@ -58,7 +58,7 @@ describe('seeded ids', () => {
     const [ia, ib, ic] = [await ids(a), await ids(b), await ids(c)];
     expect(ia.links.length).toBeGreaterThan(0);
     expect({ links: ia.links, events: ia.events }).toEqual({ links: ib.links, events: ib.events });
-    // Records made while a sandbox runs get random ids (contract, "Trust what svc reads").
+    // Records made while a sandbox runs get random ids (docs/sandbox.md).
     expect(ia.created).not.toBe(ib.created);
     expect(ic.links).not.toEqual(ia.links);
     expect(ic.created).not.toBe(ia.created);

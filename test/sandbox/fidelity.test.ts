@@ -5,7 +5,7 @@ import { type TestSandbox, startSandbox } from './helpers.js';
 
 /*
  * What third-party tools (a validating proxy, a generated client) found the sandbox and its
- * description disagreeing on (issue 23, item 5): the body of POST /webhooks:test, Accept headers that
+ * description disagreeing on: the body of POST /webhooks:test, Accept headers that
  * exclude JSON, the open error code, Decimal's example, and the sandbox in `servers`.
  */
 

@@ -3,8 +3,8 @@ import { parseTarget } from '../../src/sandbox/http.js';
 import { perTestSandboxes } from './helpers.js';
 
 /*
- * What the sandbox does once instead of per request (issue 24, item 4: CPU per GET /me at the floor
- * of a bare node:http server) must not change a single answer: the kept /me answer follows every
+ * What the sandbox does once instead of per request (CPU per GET /me at the floor of a bare
+ * node:http server) must not change a single answer: the kept /me answer follows every
  * change the team makes, the plain-target reading equals URL parsing, and request logging that
  * nobody reads costs nothing.
  */

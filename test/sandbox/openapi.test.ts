@@ -52,7 +52,7 @@ describe('the served document', () => {
     expect(result).toEqual({ valid: true, warnings: [], specification: 'OpenAPI' });
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('v1');
-    // The sandbox serving it first, then production (issue 23: the sandbox in its own servers).
+    // The sandbox serving it first, then production.
     expect(doc.servers).toHaveLength(2);
     expect(doc.servers[1].url).toMatch(/^https:\/\/.*\/v1$/);
     expect(doc.servers[1]['x-environment']).toBe('production');
@@ -154,7 +154,7 @@ describe('the served document', () => {
       'gift_not_available', 'rate_limited',
     ]));
     expect(values('CountryCode')).toHaveLength(249);
-    // The status filters take the resource's statuses (contract: decisions where the spec is open).
+    // The status filters take the resource's statuses (openapi/openapi.yaml).
     const filter = (path: string) => doc.paths[path].get.parameters.map(deref).find((p: Doc) => p.name === 'status').schema;
     expect(filter('/personal-links')).toEqual({ $ref: '#/components/schemas/LinkStatus' });
     expect(filter('/reward-store-orders')).toEqual({ $ref: '#/components/schemas/OrderStatus' });

@@ -6,8 +6,7 @@ import { cancelOrder, placeOrders } from '../helpers/orders.js';
 import type { Reply, TestSandbox } from './helpers.js';
 
 /*
- * A sandbox restarted in-process on the same port with the same seed (contract, "Trust what svc
- * reads"): the seed data and keys are the same, but records made while it runs get new random ids,
+ * A sandbox restarted in-process on the same port with the same seed (docs/sandbox.md): the seed data and keys are the same, but records made while it runs get new random ids,
  * and every cursor the earlier run issued is refused (400 invalid_request on `after`).
  */
 

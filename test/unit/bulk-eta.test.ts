@@ -1,7 +1,7 @@
 /** The bulk ETA counts rate-limit waits: the pacer's least wait for the remaining rows. */
 import { describe, expect, it } from 'vitest';
 import { Pacer } from '../../src/api/pacer.js';
-import { progressLine } from '../../src/commands/links/bulk-progress.js';
+import { progressLine } from '../../src/features/bulk/progress.js';
 
 describe('Pacer.leastWaitMs', () => {
   const pacerAt = (limit: number) => {

@@ -1,6 +1,6 @@
 /** Bulk input that is hostile or broken: linear splitting, the 1 MiB cap per line or record, header errors that name the column. */
 import { describe, expect, it } from 'vitest';
-import { MAX_RECORD_BYTES, csvCells, readRows, splitRecords, type SourceRow } from '../../src/commands/links/bulk-source.js';
+import { MAX_RECORD_BYTES, csvCells, readRows, splitRecords, type SourceRow } from '../../src/features/bulk/input.js';
 import { UsageError } from '../../src/core/errors.js';
 
 const CHUNK = 64 * 1024;

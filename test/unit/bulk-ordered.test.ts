@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { mapOrdered } from '../../src/commands/links/bulk-ordered.js';
+import { mapOrdered } from '../../src/features/bulk/ordered.js';
 
 async function* count(n: number, onRead?: (i: number) => void) {
   for (let i = 1; i <= n; i++) {

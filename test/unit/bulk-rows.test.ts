@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TenantCustomField } from '../../src/api/types.js';
-import { RowKeys, prepareRow } from '../../src/commands/links/bulk-rows.js';
+import { RowKeys, prepareRow } from '../../src/features/bulk/rows.js';
 import { canonicalJson } from '../../src/core/canonical-json.js';
 
 const CAMPAIGN = '0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11';

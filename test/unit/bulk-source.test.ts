@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readRows, type SourceRow } from '../../src/commands/links/bulk-source.js';
+import { readRows, type SourceRow } from '../../src/features/bulk/input.js';
 import { UsageError } from '../../src/core/errors.js';
 
 /** Feeds the text in small chunks so parsing across chunk boundaries is exercised too. */

@@ -1,7 +1,6 @@
 /** Pieces of `events tail` and `inspect`: lines that fit, filters, liveness of the feed, bounded forwarding. */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
 import { Chalk } from 'chalk';
 import stringWidth from 'string-width';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,7 +11,8 @@ import { Forwarder, forwardNote, forwardUrl } from '../../src/features/events/fo
 import { EventRenderer, eventLayout, fit } from '../../src/features/events/render.js';
 import { eventFilter } from '../../src/features/events/select.js';
 import { ApiError, UnavailableError } from '../../src/core/errors.js';
-import { IO, type IOStreams } from '../../src/core/io.js';
+import { IO } from '../../src/core/io.js';
+import { testTerminal } from '../helpers/terminal.js';
 import { Output } from '../../src/core/output.js';
 
 const LINK = '0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11';
@@ -28,11 +28,8 @@ const linkEvent = (type: string, occurredAt: string, data: Record<string, unknow
 });
 
 function terminal(columns: number) {
-  let text = '';
-  const stdout = Object.assign(new PassThrough(), { isTTY: true, columns });
-  stdout.on('data', (chunk) => (text += chunk));
-  const streams = { stdin: new PassThrough(), stdout, stderr: new PassThrough(), env: { NO_COLOR: '1' } } as unknown as IOStreams;
-  return { output: new Output(new IO(streams), 'table', Chalk), text: async () => (await new Promise((resolve) => setImmediate(resolve)), text) };
+  const screen = testTerminal({ tty: { stdout: true }, columns });
+  return { output: new Output(new IO(screen.streams), 'table', Chalk), text: async () => (await screen.settled(), screen.stdout) };
 }
 
 describe('event lines', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toReport } from '../../src/commands/verify-signature.js';
+import { toReport } from '../../src/features/verify-signature.js';
 import { diagnose } from '../../src/core/signature-diagnose.js';
 import { computeSignature, verifySignature } from '../../src/core/signature.js';
 

@@ -1,19 +1,15 @@
 import { CAMPAIGN_STATUSES } from '../../api/types.js';
 import { listCampaigns } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
+import type { OptionsOf } from '../../app/verb.js';
 import * as validate from '../../api/checks.js';
-import { runList, type ListFlags } from '../../features/list.js';
+import { runList } from '../../features/list.js';
 import { paintStatus } from '../../features/status.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { enumOption, examples, listOptions } from '../declare.js';
 
-interface Options extends ListFlags {
-  brand?: string;
-  status?: string;
-}
-
-export function declare(command: Command): void {
-  listOptions(
+export function declare(command: Command) {
+  return listOptions(
     command
       .description('list campaigns, sorted by name (GET /campaigns)')
       .option('--brand <id>', "only this brand's campaigns")
@@ -22,7 +18,7 @@ export function declare(command: Command): void {
   ).addHelpText('after', examples('svc campaigns ls', 'svc campaigns ls --status COMPLETED --all'));
 }
 
-export async function run(ctx: Context, opts: Options): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<void> {
   await runList(ctx, opts, {
     list: listCampaigns,
     query: {

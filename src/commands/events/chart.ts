@@ -13,18 +13,9 @@ import { terminalSafeLine } from '../../core/sanitize.js';
 import { formatMicros } from '../../core/time.js';
 import { paintEventGroup, paintStatus } from '../../features/status.js';
 import { thousands } from '../declare.js';
+import type { Stats } from '../../features/events/stats.js';
 
-export interface Stats {
-  sinceMicros: number;
-  bucketMicros: number;
-  /** the bucket as the user gave it (`1h`), for the header */
-  bucketLabel: string;
-  /** bucket numbers: epoch microseconds / bucketMicros, first and last inclusive */
-  firstBucket: number;
-  lastBucket: number;
-  types: string[];
-  count(type: string, bucket: number): number;
-}
+export type { Stats };
 
 const BLOCKS = '▁▂▃▄▅▆▇█';
 const NONE = '·';

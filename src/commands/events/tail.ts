@@ -14,6 +14,7 @@
  *   Without --follow the run then ends with exit 1.
  */
 import type { Context } from '../../app/context.js';
+import type { OptionsOf } from '../../app/verb.js';
 import { isOutputClosed, stopReason } from '../../core/abort.js';
 import { API_LIMITS } from '../../api/types.js';
 import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core/errors.js';
@@ -31,33 +32,14 @@ import { RingBuffer, eventFilter, warnUnknownTypes } from '../../features/events
 import { nextPageCommand } from '../../features/list.js';
 import { namesFor } from '../../features/names.js';
 import { profileKeyRenewal } from '../../features/profile-key.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { collect, examples, fieldsOption } from '../declare.js';
-
-export interface TailOptions {
-  follow?: boolean;
-  after?: string;
-  resume?: boolean;
-  /** with --resume: read from the oldest event, replacing the saved cursor as it goes */
-  fromStart?: boolean;
-  type?: string[];
-  last?: string;
-  limit?: string;
-  interval?: string;
-  forwardTo?: string;
-  link?: string;
-  order?: string;
-  brand?: string;
-  campaign?: string;
-  since?: string;
-  giveUpAfter?: string;
-}
 
 /** A receiver gets this many tries per event (5xx, time-out, no connection); a 4xx gets one. */
 const FORWARD_ATTEMPTS = 4;
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('print the event feed; --follow keeps polling for new events')
     .option('-f, --follow', 'after catching up, poll for new events until Ctrl-C')
     .option('--after <cursor>', 'start after this cursor')
@@ -91,7 +73,7 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, opts: TailOptions): Promise<number | void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<number | void> {
   if (opts.after !== undefined && opts.resume) throw new UsageError('--after and --resume: give one or the other');
   if (opts.after !== undefined && opts.after.trim() === '') throw new UsageError('--after: empty cursor');
   if (opts.after !== undefined && opts.fromStart) throw new UsageError('--after and --from-start: give one or the other');
@@ -115,10 +97,10 @@ export async function run(ctx: Context, opts: TailOptions): Promise<number | voi
   const client = await ctx.client();
   const profile = await ctx.profile();
   const config = await ctx.config();
-  const saved = opts.resume ? config.getCursor(profile.name, profile.baseUrl) : undefined;
-  // --from-start: the saved cursor is not read (it may belong to another feed); it is replaced page by page.
+  // --from-start: the saved cursor is not read (it may belong to another feed, or be damaged); it is replaced page by page.
+  const saved = opts.resume && !opts.fromStart ? config.getCursor(profile.name, profile.baseUrl) : undefined;
   const after = opts.fromStart ? undefined : opts.resume ? saved : opts.after;
-  if (opts.resume && saved === undefined) ctx.io.info(`No saved cursor for profile ${profile.name}; starting from the oldest event.`);
+  if (opts.resume && !opts.fromStart && saved === undefined) ctx.io.info(`No saved cursor for profile ${profile.name}; starting from the oldest event.`);
   else if (opts.resume && opts.fromStart) ctx.io.info(`note: --from-start: reading the feed from its oldest event; the saved cursor of profile ${profile.name} is replaced as pages are shown`);
 
   const output = await ctx.output();

@@ -8,20 +8,15 @@ import type { PersonalLink } from '../../api/types.js';
 import { apiErrorCode } from '../../api/error-codes.js';
 import { cancelPersonalLink } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
+import type { ArgsOf, OptionsOf } from '../../app/verb.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import * as validate from '../../api/checks.js';
 import { LIMITS, RequestChecks, checkIdempotencyKey, lengthRule } from '../../features/fields.js';
 import { showLink } from './show.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { dryRunOption, examples, thousands } from '../declare.js';
 import { API_LIMITS } from '../../api/types.js';
-
-export interface CancelOptions {
-  reason?: string;
-  idempotencyKey?: string;
-  yes?: boolean;
-}
 
 /** Why a link in this status cannot be cancelled, as the person at the terminal needs to hear it. */
 const NOT_CANCELLABLE: Record<string, string> = {
@@ -30,8 +25,8 @@ const NOT_CANCELLABLE: Record<string, string> = {
   created_elsewhere: 'it was created by your team or another API key; only the key that created a link can cancel it',
 };
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .argument('<id>', 'link id')
     .description('cancel a link this key created (POST /personal-links/{id}:cancel)')
     .option('--reason <text>', `why (max ${thousands(API_LIMITS.cancelReason)}; visible only to the team)`)
@@ -41,7 +36,7 @@ export function declare(command: Command): void {
     .addHelpText('after', examples('svc links cancel <id> --reason "sent to the wrong player"', 'svc links cancel <id> --reason duplicate --yes', 'svc links cancel <id> --reason duplicate --dry-run'));
 }
 
-export async function run(ctx: Context, opts: CancelOptions, [id]: string[]): Promise<number | void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>, [id]: ArgsOf<typeof declare>): Promise<number | void> {
   const linkId = validate.uuid(id, 'ID');
   const idempotencyKey = checkIdempotencyKey(opts.idempotencyKey);
   const reason = await reasonFrom(ctx, opts.reason);

@@ -1,6 +1,6 @@
 /**
  * `svc links create`: one link from flags, asking on a TTY for what is missing, or many with
- * `--from-file` (see bulk.ts). A person sees the claim URL first; a pipe gets the link as one line.
+ * `--from-file` (see src/features/bulk/runner.ts). A person sees the claim URL first; a pipe gets the link as one line.
  *
  * On a TTY, a missing campaign or name starts the guided flow, which also offers the optional values
  * (e-mail, message, language, every custom field). When both are given, only what the API cannot do
@@ -15,6 +15,7 @@ import { createPersonalLink, getMe } from '../../api/resources.js';
 import { apiErrorCode } from '../../api/error-codes.js';
 import type { CreateLinkRequest, Me, PersonalLink, TenantCustomField } from '../../api/types.js';
 import type { Context } from '../../app/context.js';
+import type { OptionsOf } from '../../app/verb.js';
 import type { Prompter } from '../../core/prompter.js';
 import { ApiError, FailureError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
@@ -31,22 +32,11 @@ import {
 import { brandNames, chooseLocale } from '../../features/choose.js';
 import { askEmail, askMessage, askName, findActiveCampaign, pickBrand, pickCampaign } from './prompt.js';
 import { showLink } from './show.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { collect, dryRunOption, examples } from '../declare.js';
 import { API_LIMITS } from '../../api/types.js';
 
-export interface CreateOptions {
-  campaign?: string;
-  name?: string;
-  brand?: string;
-  email?: string;
-  message?: string;
-  locale?: string;
-  field?: string[];
-  idempotencyKey?: string;
-  fromFile?: string;
-  concurrency?: string;
-}
+export type CreateOptions = OptionsOf<typeof declare>;
 
 /** The flag that sets each body field, so client-side checks name what the user typed. */
 const FLAGS: Record<string, string> = {
@@ -69,8 +59,8 @@ const SINGLE_LINK_FLAGS: [keyof CreateOptions, string][] = [
   ['idempotencyKey', '--idempotency-key'],
 ];
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('create a personal link for one player, or many with --from-file (POST /personal-links)')
     .option('--campaign <id>', 'campaign id (an ACTIVE campaign)')
     .option('--name <name>', `player's full name (max ${API_LIMITS.linkFullName})`)
@@ -96,12 +86,12 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, opts: CreateOptions): Promise<number | void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<number | void> {
   if (opts.fromFile !== undefined) {
     const conflicting = SINGLE_LINK_FLAGS.filter(([key]) => opts[key] !== undefined).map(([, flag]) => flag);
     if (opts.field?.length) conflicting.push('--field');
     if (conflicting.length > 0) throw new UsageError(`--from-file: every value comes from the file; remove ${conflicting.join(', ')}`);
-    const { runBulk } = await import('./bulk.js');
+    const { runBulk } = await import('../../features/bulk/runner.js');
     return runBulk(ctx, { fromFile: opts.fromFile, concurrency: opts.concurrency });
   }
   const guided = ctx.io.canPrompt() && (opts.campaign === undefined || opts.name === undefined);

@@ -1,20 +1,15 @@
 import { LINK_STATUSES } from '../../api/types.js';
 import { listPersonalLinks } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
+import type { OptionsOf } from '../../app/verb.js';
 import * as validate from '../../api/checks.js';
-import { runList, type ListFlags } from '../../features/list.js';
+import { runList } from '../../features/list.js';
 import { linkColumns } from './columns.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { enumOption, examples, listOptions } from '../declare.js';
 
-interface Options extends ListFlags {
-  brand?: string;
-  campaign?: string;
-  status?: string;
-}
-
-export function declare(command: Command): void {
-  listOptions(
+export function declare(command: Command) {
+  return listOptions(
     command
       .description('list links, newest first (GET /personal-links)')
       .option('--brand <id>', 'only this brand')
@@ -24,7 +19,7 @@ export function declare(command: Command): void {
   ).addHelpText('after', examples('svc links ls --status ACTIVE', 'svc links ls --all | jq -r .id', 'svc links ls --all --jq \'select(.status == "REQUESTED") | [.id, .campaignId] | @tsv\''));
 }
 
-export async function run(ctx: Context, opts: Options): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<void> {
   await runList(ctx, opts, {
     list: listPersonalLinks,
     query: {

@@ -1,20 +1,21 @@
 import { getRewardStoreOrder } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
+import type { ArgsOf, OptionsOf } from '../../app/verb.js';
 import { namesFor } from '../../features/names.js';
 import * as validate from '../../api/checks.js';
 import { renderOrder } from './show.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples, fieldsOption } from '../declare.js';
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .argument('<id>', 'order id')
     .description('read one order (GET /reward-store-orders/{id})')
     .addOption(fieldsOption('order'))
     .addHelpText('after', examples('svc orders get <id>'));
 }
 
-export async function run(ctx: Context, _opts: unknown, [id]: string[]): Promise<void> {
+export async function run(ctx: Context, _opts: OptionsOf<typeof declare>, [id]: ArgsOf<typeof declare>): Promise<void> {
   const orderId = validate.uuid(id, 'ID');
   const client = await ctx.client();
   const order = (await getRewardStoreOrder(client, orderId, { signal: ctx.signal })).body;

@@ -1,21 +1,16 @@
 import { ORDER_STATUSES } from '../../api/types.js';
 import { listRewardStoreOrders } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
+import type { OptionsOf } from '../../app/verb.js';
 import * as validate from '../../api/checks.js';
-import { runList, type ListFlags } from '../../features/list.js';
+import { runList } from '../../features/list.js';
 import { formatPrice } from '../../features/price.js';
 import { paintStatus } from '../../features/status.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { enumOption, examples, listOptions } from '../declare.js';
 
-interface Options extends ListFlags {
-  brand?: string;
-  store?: string;
-  status?: string;
-}
-
-export function declare(command: Command): void {
-  listOptions(
+export function declare(command: Command) {
+  return listOptions(
     command
       .description('list orders this key placed, newest first (GET /reward-store-orders)')
       .option('--brand <id>', 'only this brand')
@@ -25,7 +20,7 @@ export function declare(command: Command): void {
   ).addHelpText('after', examples('svc orders ls', 'svc orders ls --status CANCELLED --all | jq -r .id', 'svc orders ls --all -o json --jq \'group_by(.status) | map({status: .[0].status, n: length})\''));
 }
 
-export async function run(ctx: Context, opts: Options): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<void> {
   await runList(ctx, opts, {
     list: listRewardStoreOrders,
     query: {

@@ -7,27 +7,11 @@ import type { CustomFieldInput, PlaceOrderRequest } from '../../api/types.js';
 import { UsageError } from '../../core/errors.js';
 import * as validate from '../../core/validate.js';
 import { LIMITS, RequestChecks, withoutUndefined } from '../../features/fields.js';
+import type { OptionsOf } from '../../app/verb.js';
+import type { declare } from './place.js';
 
-export interface PlaceOptions {
-  store?: string;
-  brand?: string;
-  product?: string;
-  variation?: string[];
-  price?: string;
-  country?: string;
-  name?: string;
-  phone?: string;
-  street?: string;
-  city?: string;
-  postalCode?: string;
-  email?: string;
-  details?: string;
-  locale?: string;
-  field?: string[];
-  fromFile?: string;
-  idempotencyKey?: string;
-  yes?: boolean;
-}
+/** The flags of `orders place`, as its declaration gives them. */
+export type PlaceOptions = OptionsOf<typeof declare>;
 
 /** An order under construction: the request's shape with every member possibly missing. */
 export interface Draft {
@@ -85,12 +69,14 @@ export function draftFromFlags(opts: PlaceOptions): Draft {
 /** `--variation NAME=VALUE`, each dimension once; none means a gift without options (`{}`). */
 function variationFlags(values: string[] | undefined): Record<string, string> | undefined {
   if (!values?.length) return undefined;
-  const variations: Record<string, string> = {};
-  for (const [name, value] of validate.pairs(values, '--variation')) {
-    if (name in variations) throw new UsageError(`--variation: ${name} given more than once`);
-    variations[name] = value;
+  const pairs = validate.pairs(values, '--variation');
+  const seen = new Set<string>();
+  for (const [name] of pairs) {
+    if (seen.has(name)) throw new UsageError(`--variation: ${name} given more than once`);
+    seen.add(name);
   }
-  return variations;
+  // Defined, not assigned: a dimension named `__proto__` or `constructor` is only a key.
+  return Object.fromEntries(pairs);
 }
 
 /** With --from-file, flags that would also set the body are a mistake, not an override. */

@@ -119,9 +119,10 @@ export async function chooseVariations(
   const fits = gift.combinations.some((combination) => Object.entries(given).every(([name, value]) => combination.variations[name] === value));
   const usable = fits || gift.combinations.length === 0;
   if (!usable) tell(`${describeVariations(given)} cannot be ordered; orderable now: ${describeOrderable(gift)}`);
-  const chosen = usable ? { ...given } : {};
+  // No prototype: a dimension the API names `__proto__` or `constructor` is only a key.
+  const chosen: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, usable ? given : {});
   for (const dimension of gift.dimensions) {
-    if (dimension.name in chosen) continue;
+    if (Object.hasOwn(chosen, dimension.name)) continue;
     const values = orderableValues(gift, dimension, chosen);
     if (values.length === 0) throw new FailureError(`no orderable ${dimension.label} for the options chosen`, 'out_of_stock');
     if (values.length === 1) {

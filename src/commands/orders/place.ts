@@ -10,18 +10,19 @@ import { getMe, getRewardStore, placeRewardStoreOrder } from '../../api/resource
 import { ApiClient } from '../../api/client.js';
 import type { CountryCode, Me, PlaceOrderRequest, RewardStore, RewardStoreOrder } from '../../api/types.js';
 import type { Context } from '../../app/context.js';
+import type { OptionsOf } from '../../app/verb.js';
 import { namesFor } from '../../features/names.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { canonicalJson } from '../../core/canonical-json.js';
-import { readFileOrStdin } from '../../core/stdin.js';
+import { REQUEST_BODY_LIMIT, readFileOrStdin } from '../../core/stdin.js';
 import { RequestChecks, checkIdempotencyKey, parseFieldFlags, promptAnswers, requireAnswers, unansweredRequired } from '../../features/fields.js';
 import { ORDER_FLAGS, checkOrder, draftFromFlags, parseOrderFile, rejectBodyFlags, toRequest, type Draft, type PlaceOptions } from './place-body.js';
 import { describeVariations, explainOrderRefusal, type OrderSource } from './place-errors.js';
 import { askAgain, askCountry, canAskAgain, chooseVariations, describeOrderable, giftsOf, walk, type Shown } from './place-prompt.js';
 import { formatPrice } from '../../features/price.js';
 import { renderOrder } from './show.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { collect, dryRunOption, examples, thousands } from '../declare.js';
 import { API_LIMITS } from '../../api/types.js';
 
@@ -43,8 +44,8 @@ interface Prepared {
 /** Answers the refused fields of a 400 again and returns the corrected request; undefined when that cannot be done. */
 type Correct = (error: ApiError) => Promise<PlaceOrderRequest | undefined>;
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('place a gift order for a player (POST /reward-store-orders)')
     .option('--store <id>', 'store id (a LIVE store)')
     .option('--brand <id>', 'brand the store was read for')
@@ -61,7 +62,7 @@ export function declare(command: Command): void {
     .option('--details <text>', `additional details (max ${thousands(API_LIMITS.additionalDetails)})`)
     .option('--locale <locale>', 'language for e-mails and the product name (default en-US)')
     .option('--field <field=value>', 'custom field answer by id or label (repeatable)', collect)
-    .option('--from-file <file>', 'the request body as JSON (- reads stdin); the same file again replays, never orders twice')
+    .option('--from-file <file>', 'the request body as JSON, a regular file up to 10 MB (- reads stdin); the same file again replays, never orders twice')
     .option('--idempotency-key <key>', 'retry safely with the same key')
     .option('-y, --yes', 'place without the final confirmation on a TTY')
     .addOption(dryRunOption())
@@ -76,7 +77,7 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, opts: PlaceOptions): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<void> {
   const givenKey = opts.idempotencyKey === undefined ? undefined : checkIdempotencyKey(opts.idempotencyKey);
   const { client, body, shown, me, draft } = opts.fromFile !== undefined ? await fromFile(ctx, opts, opts.fromFile) : await fromFlags(ctx, opts);
   // Running the same order file again (after a time-out, say) must not order twice: its key comes
@@ -100,7 +101,7 @@ function fileKey(body: PlaceOrderRequest): string {
 
 async function fromFile(ctx: Context, opts: PlaceOptions, path: string): Promise<Prepared> {
   rejectBodyFlags(opts);
-  const text = (await readFileOrStdin(path, ctx.io.streams.stdin, '--from-file', ctx.signal)).toString('utf8');
+  const text = (await readFileOrStdin(path, ctx.io.streams.stdin, '--from-file', ctx.signal, REQUEST_BODY_LIMIT)).toString('utf8');
   const draft = checkOrder(parseOrderFile(text, path), (field) => `${path === '-' ? 'stdin' : path}: ${field}`, true);
   return { client: await ctx.client(), body: toRequest(draft) };
 }

@@ -1,7 +1,7 @@
 import type { Context } from '../../app/context.js';
 import { DEFAULT_PROFILE, type Profile } from '../../core/config.js';
 import { MASKED_KEY, maskKey } from '../../api/keys.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples } from '../declare.js';
 
 interface ProfileRow {
@@ -14,8 +14,8 @@ interface ProfileRow {
   default: boolean;
 }
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description('list profiles: name, base URL, masked key, default marker')
     .addHelpText('after', examples('svc profiles ls', 'svc profiles ls -o json'));
 }

@@ -1,18 +1,20 @@
 import type { Context } from '../../app/context.js';
+import type { ArgsOf, OptionsOf } from '../../app/verb.js';
 import { noSuchProfile, validateProfileName } from '../../core/config.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples } from '../declare.js';
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .argument('<name>', 'profile name')
     .description('remove a profile and its saved cursor')
     .addHelpText('after', examples('svc profiles rm staging'));
 }
 
-export async function run(ctx: Context, _opts: unknown, [name]: string[]): Promise<void> {
+export async function run(ctx: Context, _opts: OptionsOf<typeof declare>, [name]: ArgsOf<typeof declare>): Promise<void> {
   const config = await ctx.config();
-  const profile = config.getProfile(name);
+  // A profile with values of the wrong type can be removed: what is well-formed of it says which keyring entries go.
+  const profile = config.salvageProfile(name);
   // A profile saved before names were checked can still be removed; any other bad name is a usage error.
   if (!profile) {
     validateProfileName(name, 'profile name');

@@ -1,23 +1,20 @@
 /** `svc refunds ls`: the ledger, oldest first: orderId, coinPrice, currency, eventId, refundedAt. */
 import type { Context } from '../../app/context.js';
+import type { OptionsOf } from '../../app/verb.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { Ledger, ledgerPlace, type LedgerEntry } from '../../features/refunds/ledger.js';
 import { currencyName } from '../../features/refunds/refund.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples } from '../declare.js';
 import { ledgerOption } from './ledger-option.js';
 
-export interface LsOptions {
-  ledger?: string;
-}
-
-export function declare(command: Command): void {
-  ledgerOption(command)
+export function declare(command: Command) {
+  return ledgerOption(command)
     .description('list the ledger: orderId, coinPrice, currency, eventId, refundedAt')
     .addHelpText('after', examples('svc refunds ls', 'svc refunds ls -o jsonl | jq -r .orderId'));
 }
 
-export async function run(ctx: Context, opts: LsOptions): Promise<number | void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<number | void> {
   const place = await ledgerPlace(ctx, opts.ledger);
   const ledger = new Ledger(place.path, (line) => ctx.io.info(line));
   await ledger.refresh();

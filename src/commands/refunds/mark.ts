@@ -10,23 +10,18 @@ import type { ApiClient } from '../../api/client.js';
 import { getRewardStoreOrder } from '../../api/resources.js';
 import type { RewardStoreOrder } from '../../api/types.js';
 import type { Context } from '../../app/context.js';
+import type { ArgsOf, OptionsOf } from '../../app/verb.js';
 import { ApiError, FailureError, SvcError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import * as validate from '../../api/checks.js';
 import { Ledger, ledgerPlace, readRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
 import { dueRefunds } from '../../features/refunds/source.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { dryRunOption, examples } from '../declare.js';
 import { ledgerOption } from './ledger-option.js';
 
-export interface MarkOptions {
-  ledger?: string;
-  /** record even ids that are not cancelled orders of this key */
-  force?: boolean;
-}
-
-export function declare(command: Command): void {
-  ledgerOption(command)
+export function declare(command: Command) {
+  return ledgerOption(command)
     .argument('<orderId...>', 'order ids refunded by other means')
     .description('record refunds made by other means, so run never pays them; each must be a CANCELLED order of this key')
     .option('--force', 'record the ids even when they are not cancelled orders of this key')
@@ -41,7 +36,7 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, opts: MarkOptions, args: string[]): Promise<number | void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>, [args]: ArgsOf<typeof declare>): Promise<number | void> {
   if (args.length === 0) throw new UsageError('ORDER_ID: at least one order id is required');
   const orderIds = [...new Set(args.map((id) => validate.uuid(id, 'ORDER_ID').toLowerCase()))];
   const place = await ledgerPlace(ctx, opts.ledger);

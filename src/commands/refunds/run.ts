@@ -7,28 +7,23 @@
  * orderId so it can deduplicate.
  */
 import type { Context } from '../../app/context.js';
+import type { OptionsOf } from '../../app/verb.js';
 import { ExitCode, FailureError, InterruptedError, UnavailableError, UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import * as validate from '../../core/validate.js';
 import { execRefund } from '../../features/refunds/exec.js';
 import { unpayable } from '../../features/refunds/refund.js';
-import { Ledger, ledgerPlace, readRefundCursor, refundCursorRefused, writeRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
+import { Ledger, ledgerPlace, readRefundCursor, readRefundCursorEventAt, refundCursorRefused, writeRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
 import { acquireLedgerLock } from '../../features/refunds/lock.js';
 import { currencyName } from '../../features/refunds/refund.js';
 import { isRefusedStartCursor } from '../../features/events/feed.js';
 import { dueRefunds } from '../../features/refunds/source.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { dryRunOption, examples } from '../declare.js';
+import { GAP_HELP, reportGap } from './gap-report.js';
 import { ledgerOption } from './ledger-option.js';
 
-export interface RunOptions {
-  exec?: string;
-  follow?: boolean;
-  interval?: string;
-  ledger?: string;
-  /** read the feed from its oldest event, replacing the refund cursor as it goes (the ledger still holds) */
-  fromStart?: boolean;
-}
+export type RunOptions = OptionsOf<typeof declare>;
 
 /**
  * --dry-run: what a run would pay now, printed as `refunds due` prints it; CMD is not run, and neither
@@ -46,8 +41,8 @@ async function preview(ctx: Context, opts: RunOptions): Promise<number | void> {
 const LOCK_WAIT_MS = 2_000;
 const DEFAULT_INTERVAL_SECONDS = 300;
 
-export function declare(command: Command): void {
-  ledgerOption(command)
+export function declare(command: Command) {
+  return ledgerOption(command)
     .description('run CMD once per due refund (refund JSON on stdin, SVC_REFUND_* set) and record each in the ledger')
     .option('--exec <cmd>', 'the shell command that pays one refund; exit 0 means paid')
     .option('-f, --follow', 'keep reconciling every --interval seconds until Ctrl-C')
@@ -56,6 +51,7 @@ export function declare(command: Command): void {
     .addOption(dryRunOption('print the refunds it would pay (as refunds due does); run no CMD, record nothing'))
     .addHelpText(
       'after',
+      `\n${GAP_HELP} With --follow the check runs once, at the first catch-up.\n` +
       examples(
         'svc refunds run --exec ./refund.sh',
         'svc refunds run --from-start --exec ./refund.sh        # the refund cursor was refused (a restarted sandbox)',
@@ -66,7 +62,7 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, opts: RunOptions): Promise<number | void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<number | void> {
   if (ctx.options.dryRun) return preview(ctx, opts);
   if (opts.exec === undefined || opts.exec.trim() === '') throw new UsageError('--exec: required: the command that pays one refund (it reads the refund as JSON on stdin)');
   const intervalMs = (validate.positiveNumber(opts.interval, '--interval') ?? DEFAULT_INTERVAL_SECONDS) * 1000;
@@ -85,6 +81,10 @@ export async function run(ctx: Context, opts: RunOptions): Promise<number | void
   let paid = 0;
   let savedCursor: string | undefined;
   let after: string | undefined;
+  let lastEventAt: string | undefined;
+  let unknown = 0;
+  let reconciled = false;
+  const seen = new Set<string>();
   try {
     // Read under the lock: what an earlier runner recorded is seen before anything is paid.
     await ledger.refresh();
@@ -92,7 +92,9 @@ export async function run(ctx: Context, opts: RunOptions): Promise<number | void
     after = opts.fromStart ? undefined : await readRefundCursor(place, warn);
     if (opts.fromStart) warn('note: --from-start: reading the feed from its oldest event; the ledger still holds, so nothing is paid twice');
     savedCursor = after;
-    for await (const element of dueRefunds({ client, ledger, after, follow: Boolean(opts.follow), intervalMs, signal: ctx.signal })) {
+    const cursorEventAt = after === undefined ? undefined : await readRefundCursorEventAt(place);
+    lastEventAt = cursorEventAt;
+    for await (const element of dueRefunds({ client, ledger, after, follow: Boolean(opts.follow), intervalMs, signal: ctx.signal, seen })) {
       if (element.kind === 'status') {
         warn(`… ${terminalSafeLine(element.message)}`);
         continue;
@@ -133,10 +135,21 @@ export async function run(ctx: Context, opts: RunOptions): Promise<number | void
           if (ctx.signal.aborted) throw new InterruptedError();
         }
       }
+      if (element.kind === 'page' && element.lastEventAt !== undefined) lastEventAt = element.lastEventAt;
       // Every refund up to this cursor is in the ledger, on disk: the cursor may pass them.
       if (element.cursor !== null && element.cursor !== savedCursor) {
-        await writeRefundCursor(place, element.cursor);
+        await writeRefundCursor(place, element.cursor, lastEventAt);
         savedCursor = element.cursor;
+      }
+      if (element.kind === 'caught-up' && !reconciled) {
+        reconciled = true;
+        const gap = await reportGap(ctx, { client, ledger, seen, cursor: after, cursorEventAt });
+        unknown = gap.unknown.length;
+        // The window is told once: what it hid is now in the reconciliation, which every run repeats.
+        const keptFrom = gap.keptFrom;
+        if (keptFrom !== undefined && savedCursor !== undefined && !(lastEventAt !== undefined && Date.parse(lastEventAt) >= Date.parse(keptFrom))) {
+          await writeRefundCursor(place, savedCursor, (lastEventAt = keptFrom));
+        }
       }
       if (element.kind === 'caught-up') {
         if (!opts.follow) warn(`${paid} ${paid === 1 ? 'refund' : 'refunds'} paid; ledger ${place.path}`);
@@ -155,6 +168,7 @@ export async function run(ctx: Context, opts: RunOptions): Promise<number | void
     await ledger.close();
     await lock.release();
   }
+  return unknown > 0 ? ExitCode.refused : undefined;
 
   async function report(entry: LedgerEntry): Promise<void> {
     if (output.format === 'jsonl') await output.io.write(`${output.json(entry)}\n`);

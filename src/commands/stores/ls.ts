@@ -1,23 +1,20 @@
 import { listRewardStores } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
+import type { OptionsOf } from '../../app/verb.js';
 import * as validate from '../../api/checks.js';
-import { runList, type ListFlags } from '../../features/list.js';
+import { runList } from '../../features/list.js';
 import { paintStatus } from '../../features/status.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples, listOptions } from '../declare.js';
 
-interface Options extends ListFlags {
-  brand?: string;
-}
-
-export function declare(command: Command): void {
-  listOptions(command.description('list stores, sorted by name (GET /reward-stores)').option('--brand <id>', 'only stores serving this brand'), 'store').addHelpText(
+export function declare(command: Command) {
+  return listOptions(command.description('list stores, sorted by name (GET /reward-stores)').option('--brand <id>', 'only stores serving this brand'), 'store').addHelpText(
     'after',
     examples('svc stores ls', 'svc stores ls --brand <id> -o json'),
   );
 }
 
-export async function run(ctx: Context, opts: Options): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<void> {
   await runList(ctx, opts, {
     list: listRewardStores,
     query: { brandId: validate.optionalUuid(opts.brand, '--brand') },

@@ -1,6 +1,7 @@
 import type { RewardStore, StoreGift } from '../../api/types.js';
 import { getRewardStore } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
+import type { ArgsOf, OptionsOf } from '../../app/verb.js';
 import { textWidth } from '../../core/width.js';
 import type { Output } from '../../core/output.js';
 import { truncate, wrapLine } from '../../core/output.js';
@@ -8,17 +9,11 @@ import { terminalSafeLine } from '../../core/sanitize.js';
 import { UsageError } from '../../core/errors.js';
 import * as validate from '../../api/checks.js';
 import { formatPrice } from '../../features/price.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples, fieldsOption } from '../declare.js';
 
-interface Options {
-  brand?: string;
-  country?: string;
-  locale?: string;
-}
-
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .argument('<id>', 'store id')
     .description('show a store for a brand, country and language: sections, gifts, prices, options')
     .option('--brand <id>', 'brand the store is read for (required)')
@@ -28,7 +23,7 @@ export function declare(command: Command): void {
     .addHelpText('after', examples('svc stores show <id> --brand <id> --country DE --locale de-DE', 'svc stores show <id> --brand <id> --country US -o json | jq ".sections[].items[].name"'));
 }
 
-export async function run(ctx: Context, opts: Options, [id]: string[]): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>, [id]: ArgsOf<typeof declare>): Promise<void> {
   const storeId = validate.uuid(id, 'ID');
   if (opts.brand === undefined) throw new UsageError('--brand: required (the brand to read the store for; see svc stores ls)');
   if (opts.country === undefined) throw new UsageError('--country: required (two-letter delivery country, e.g. DE)');

@@ -11,9 +11,10 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { SideRequestError, SideRequests } from '../../api/side.js';
 import type { Context } from '../../app/context.js';
+import type { ArgsOf, OptionsOf } from '../../app/verb.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { deliveryUrl } from '../../core/net.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
@@ -21,12 +22,7 @@ import { textWidth, truncate } from '../../core/width.js';
 import { signatureHeader } from '../../core/signature.js';
 import { resolveWebhookSecret } from '../../features/webhook-secret.js';
 import { examples } from '../declare.js';
-import { MAX_BODY_BYTES } from './listen.js';
-
-export interface ReplayOptions {
-  to?: string;
-  keepSignature?: boolean;
-}
+import { MAX_BODY_BYTES } from '../../features/webhooks/delivery.js';
 
 /** A saved delivery's file: its body (at most 1 MiB, as listen takes) and, when not UTF-8, the same in base64. */
 const MAX_FILE_BYTES = 4 * MAX_BODY_BYTES;
@@ -54,8 +50,8 @@ export interface ReplayResult {
   error?: string;
 }
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .argument('<path...>', 'deliveries saved by webhooks listen --save-dir: files, or directories of *.json files')
     .description('send saved deliveries again, byte for byte, signed afresh with the webhook secret and the current time')
     .option('--to <url>', 'the receiver (https://, or http:// to a loopback host)')
@@ -70,7 +66,7 @@ export function declare(command: Command): void {
     );
 }
 
-export async function run(ctx: Context, opts: ReplayOptions, paths: string[]): Promise<number> {
+export async function run(ctx: Context, opts: OptionsOf<typeof declare>, [paths]: ArgsOf<typeof declare>): Promise<number> {
   if (opts.to === undefined) throw new UsageError('--to: required: the receiver to send the deliveries to');
   const to = deliveryUrl(opts.to, '--to');
   if (paths.length === 0) throw new UsageError('FILE|DIR: at least one saved delivery or directory of them is required');

@@ -8,11 +8,11 @@ import { testWebhook } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
 import { FailureError } from '../../core/errors.js';
 import type { Output } from '../../core/output.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { dryRunOption, examples } from '../declare.js';
 
-export function declare(command: Command): void {
-  command
+export function declare(command: Command) {
+  return command
     .description("send a signed ping to the key's webhook URL (POST /webhooks:test)")
     .addOption(dryRunOption())
     .addHelpText('after', examples('svc webhooks test', 'svc webhooks test --dry-run'));

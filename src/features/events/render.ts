@@ -13,7 +13,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { textWidth } from '../../core/width.js';
 import type { SvcEvent } from '../../api/types.js';
-import { cellText, valueAt } from '../../core/fields.js';
+import { cellText, valueAt } from '../../core/field-paths.js';
 import { truncate, type CsvWriter, type JsonArrayWriter, type Output } from '../../core/output.js';
 import { escapeJson, terminalSafeLine } from '../../core/sanitize.js';
 import { toTheSecond } from '../../core/time.js';

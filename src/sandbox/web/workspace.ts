@@ -29,6 +29,14 @@ function optional(form: URLSearchParams, name: string): string | undefined {
   return value === '' ? undefined : value;
 }
 
+/** The clock form's seconds: blank is absent (required), an unknown unit is not a number (invalid). */
+function advanceSeconds(form: URLSearchParams): number | undefined {
+  const amount = (form.get('advanceSeconds') ?? '').trim();
+  if (amount === '') return undefined;
+  const unit = ['1', '60', '3600', '86400'].includes(form.get('unit') ?? '1') ? Number(form.get('unit') ?? '1') : Number.NaN;
+  return Number(amount) * unit;
+}
+
 const post = (body: Record<string, unknown> = {}) => ({ method: 'POST' as const, body });
 
 /** What a done action says: the record and where it stands now, from the admin call's answer. */
@@ -48,7 +56,7 @@ const ACTIONS: [RegExp, Mapper, Done][] = [
     orderDone,
   ],
   [/^\/campaigns\/[^/]+\/(complete|reopen)$/, () => post(), campaignDone],
-  [/^\/clock$/, (f) => post({ advanceSeconds: Number(f.get('advanceSeconds') ?? '') * Number(f.get('unit') ?? '1') }), (a) => `The clock now stands at ${String(a.now)}.`],
+  [/^\/clock$/, (f) => post({ advanceSeconds: advanceSeconds(f) }), (a) => `The clock now stands at ${String(a.now)}.`],
   [
     /^\/settings$/,
     (f) => ({

@@ -1,5 +1,5 @@
 /**
- * Shapes of the sandbox's admin API (`{adminUrl}`, contract "Sandbox") that both the sandbox and
+ * Shapes of the sandbox's admin API (`{adminUrl}`, docs/sandbox.md) that both the sandbox and
  * the commands that drive it (`svc trigger`) read: neither imports the other.
  */
 

@@ -29,14 +29,15 @@ export function valueAt(item: unknown, path: string): unknown {
 
 /** Only the chosen fields, nested as in the API; a missing field is null (the key is always there). */
 export function project(item: unknown, paths: readonly string[]): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
+  // Objects without a prototype: a field named `__proto__` or `constructor` is only a key.
+  const result: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const path of paths) {
     const steps = path.split('.');
     let target = result;
     for (const step of steps.slice(0, -1)) {
-      const next = target[step];
+      const next = Object.hasOwn(target, step) ? target[step] : undefined;
       // A copy: a whole object chosen before (`currency`) is never the API's own object mutated.
-      target = target[step] = next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...next } : {};
+      target = target[step] = Object.assign(Object.create(null) as Record<string, unknown>, next !== null && typeof next === 'object' && !Array.isArray(next) ? next : {});
     }
     const value = valueAt(item, path);
     target[steps[steps.length - 1]] = value === undefined ? null : value;

@@ -14,10 +14,10 @@ import { isOutputClosed, stopReason } from '../../core/abort.js';
 import { ExitCode, InterruptedError, SvcError, UsageError, isTransient, type Problem } from '../../core/errors.js';
 import { fileError, interruptible } from '../../core/stdin.js';
 import * as validate from '../../core/validate.js';
-import { mapOrdered } from './bulk-ordered.js';
-import { Progress } from './bulk-progress.js';
-import { RowKeys, prepareRow, invalidRow, type PreparedRow, type RowProblem } from './bulk-rows.js';
-import { FIELD_PREFIX, readRows, type SourceRow } from './bulk-source.js';
+import { mapOrdered } from './ordered.js';
+import { Progress } from './progress.js';
+import { RowKeys, prepareRow, invalidRow, type PreparedRow, type RowProblem } from './rows.js';
+import { FIELD_PREFIX, readRows, type SourceRow } from './input.js';
 import { jsonText } from '../../core/sanitize.js';
 
 const DEFAULT_CONCURRENCY = 8;
@@ -135,7 +135,7 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
   }
   if (outputClosed) return ExitCode.refused;
   if (tally.total === 0) throw new UsageError(`--from-file: ${source} holds no rows`);
-  // A dry run changes nothing and succeeds (the contract's exit 0); rows that would fail are on stderr.
+  // A dry run changes nothing and succeeds (exit 0, as docs/output.md says); rows that would fail are on stderr.
   if (ctx.options.dryRun) return ExitCode.ok;
   return tally.failed === 0 ? ExitCode.ok : ExitCode.refused;
 }

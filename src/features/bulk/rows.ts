@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto';
 import type { CreateLinkRequest, CustomFieldInput, TenantCustomField } from '../../api/types.js';
 import { UsageError, type FieldError } from '../../core/errors.js';
-import { LIMITS, RequestChecks, parseAnswer, requireField, withoutUndefined } from '../../features/fields.js';
-import { FIELD_PREFIX } from './bulk-source.js';
+import { LIMITS, RequestChecks, parseAnswer, requireField, withoutUndefined } from '../fields.js';
+import { FIELD_PREFIX } from './input.js';
 import { canonicalJson } from '../../core/canonical-json.js';
 
 /** What a row that was never sent reports instead of the service's problem. */
