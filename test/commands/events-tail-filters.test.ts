@@ -109,7 +109,7 @@ describe('events tail --follow --give-up-after', () => {
     expect(result.stdout).toBe('');
     const lines = result.stderr.split('\n').filter(Boolean);
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^… \d\d:\d\d:\d\d UTC feed unavailable \(.*connection refused.*\); retrying with backoff, giving up after 1s without success$/);
+    expect(lines[0]).toMatch(/^… \d\d:\d\d:\d\d UTC feed unavailable, retrying with backoff \(giving up after 1s without success\): .*connection refused.*$/);
     expect(lines[1]).toMatch(/^error: feed_unavailable: no poll of the event feed succeeded for 1s \(last: .*connection refused.*\); giving up as --give-up-after asks$/);
     expect(lines[2]).toBe('hint: the saved cursor is kept; start again with --resume when the service is back');
     expect(elapsed).toBeGreaterThanOrEqual(1000);

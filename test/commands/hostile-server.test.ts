@@ -82,7 +82,7 @@ describe('server text on stderr', () => {
     const result = await runAtTerminal(['refunds', 'run', '--follow', '--interval', '1', '--ledger', ledger, '--exec', 'true'], env, 200);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).not.toMatch(RAW);
-    expect(result.stderr).toContain(String.raw`feed unavailable (down x\x1b]0;pwned\x07\x1b[2J\x08\x0d\u009b31m`);
+    expect(result.stderr).toContain(String.raw`feed unavailable, retrying with backoff: down x\x1b]0;pwned\x07\x1b[2J\x08\x0d\u009b31m`);
   });
 
   it('refunds mark: a refused price look-up with a hostile detail is noted escaped', async () => {
