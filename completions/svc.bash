@@ -11,7 +11,7 @@ _svc_profiles() {
 }
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cmdpath="svc" opt="" w i npos=0 subcommands="" options=""
-  local valueflags=" --profile --base-url --output -o --timeout --max-retries --rate --jq --fields --brand --status --limit --after --campaign --name --email --message --locale --field --idempotency-key --from-file --concurrency --reason --country --store --product --variation --price --phone --street --city --postal-code --details --type --last -n --interval --forward-to --link --order --since --give-up-after --bucket --ledger --exec --payload-file --timestamp --port --path --save-dir --to --header --tolerance --now --tools --data -H --host --rate-limit --faults --seed --log "
+  local valueflags=" --profile --base-url --output -o --timeout --max-retries --rate --jq --fields --brand --status --limit --after --campaign --field --name --email --message --locale --idempotency-key --from-file --concurrency --reason --country --store --product --variation --price --phone --street --city --postal-code --details --type --last -n --interval --forward-to --link --order --since --give-up-after --bucket --ledger --exec --payload-file --timestamp --port --path --save-dir --to --header --tolerance --now --tools --data -H --host --rate-limit --faults --seed --log "
   [[ "$cur" == "=" || "$cur" == ":" ]] && cur=""
   # The command path: words before the cursor, without options and their values. Bash splits a
   # value at = and : (--profile=p, http://host), so those pieces are skipped with it.
@@ -72,7 +72,7 @@ _svc_complete() {
     "svc campaigns") subcommands='ls' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
     "svc campaigns ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --brand --status --fields --limit --after --all --help -h' ;;
     "svc links") subcommands='ls get create cancel' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
-    "svc links ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --brand --campaign --status --fields --limit --after --all --help -h' ;;
+    "svc links ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --brand --campaign --field --status --fields --limit --after --all --help -h' ;;
     "svc links get") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --fields --help -h' ;;
     "svc links create") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --campaign --name --brand --email --message --locale --field --idempotency-key --from-file --concurrency --dry-run --help -h' ;;
     "svc links cancel") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --reason --idempotency-key --yes -y --dry-run --help -h' ;;

@@ -23,6 +23,7 @@ import { terminalSafeLine } from '../../core/sanitize.js';
 import { resolveWebhookSecret } from '../../features/webhook-secret.js';
 import { parseSince } from '../../core/time.js';
 import * as validate from '../../api/checks.js';
+import * as resolve from '../../features/resolve.js';
 import { explainRefusedCursor } from '../../api/cursor-refusal.js';
 import { defaultColumns } from '../../api/resource-fields.js';
 import { feed, isRefusedStartCursor, type FeedEvent } from '../../features/events/feed.js';
@@ -51,9 +52,9 @@ export function declare(command: Command) {
     .option('--interval <seconds>', 'polling interval with --follow (default 2)')
     .option('--forward-to <url>', 'also POST each event, signed like a webhook, to this URL (https://, or http:// to loopback)')
     .option('--link <id>', 'only events of this link (data.id)')
-    .option('--order <id>', 'only events of this order (data.id)')
-    .option('--brand <id>', 'only events of this brand (data.brandId)')
-    .option('--campaign <id>', 'only events of this campaign (data.campaignId)')
+    .option('--order <id|reference>', 'only events of this order (data.id; id or reference such as SVC-000008)')
+    .option('--brand <id|name>', 'only events of this brand (data.brandId; id or name)')
+    .option('--campaign <id|name>', 'only events of this campaign (data.campaignId; id or name)')
     .option('--since <time|duration>', 'only events that occurred at or after this: 15m, 2h, 7d or an ISO time')
     .option('--give-up-after <seconds>', 'with --follow: exit 5 once no poll has succeeded for this long (default: never)')
     .addOption(fieldsOption('event'))
@@ -85,10 +86,10 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   const filters = {
     types: opts.type,
     linkId: validate.optionalUuid(opts.link, '--link'),
-    orderId: validate.optionalUuid(opts.order, '--order'),
-    brandId: validate.optionalUuid(opts.brand, '--brand'),
-    campaignId: validate.optionalUuid(opts.campaign, '--campaign'),
     sinceMicros: parseSince(opts.since, Date.now()),
+    orderId: await resolve.optionalOrderId(ctx, opts.order),
+    brandId: await resolve.brandId(ctx, opts.brand),
+    campaignId: await resolve.campaignId(ctx, opts.campaign),
   };
   warnUnknownTypes(opts.type, (line) => ctx.io.info(line));
   const target = opts.forwardTo === undefined ? undefined : forwardUrl(opts.forwardTo);
