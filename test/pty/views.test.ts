@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/cleanup.js';
 import { startTerminal } from '../helpers/pty.js';
-import { runAtTerminal } from '../helpers/tty.js';
+import { runAtTerminal } from '../helpers/run.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 
 let sandbox: InProcessSandbox;
@@ -56,7 +56,7 @@ describe.concurrent('views on a real terminal', () => {
       const screen = (await terminal.screen()).filter((line) => line !== '');
       const expected = (await runAtTerminal(['events', 'stats'], env, size.columns)).stdout.trimEnd().split('\n').filter((line) => line !== '');
       // The header names the minute the range starts, which may have moved on between the two runs.
-      expect(screen[0]).toMatch(/^\d+ events per 1h · \d{4}-\d\d-\d\d \d\d:\d\d → \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+      expect(screen[0]).toMatch(/^\d+ events per hour, \d{4}-\d\d-\d\d \d\d:\d\d( – \d{4}-\d\d-\d\d |–)\d\d:\d\d UTC/);
       expect(screen.slice(1)).toEqual([...expected.slice(1), 'EXIT=0']);
       expect(screen.some((line) => line.startsWith('personal_link.created '))).toBe(true);
       expect(screen.some((line) => line.startsWith('all types '))).toBe(true);
