@@ -7,8 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cleanup.js';
-import { svc } from '../helpers/run.js';
-import { runAtTerminal } from '../helpers/tty.js';
+import { runAtTerminal, svc } from '../helpers/run.js';
 import { startSandbox, type TestSandbox } from '../sandbox/helpers.js';
 
 let sandbox: TestSandbox;
