@@ -138,8 +138,8 @@ describe('webhooks listen --save-dir --forward-to', () => {
     expect((await post(hostile, { 'svc-signature': signed(hostile) })).status).toBe(200);
     const anonymous = JSON.stringify({ type: 'ping', data: {} });
     expect((await post(anonymous, { 'svc-signature': signed(anonymous) })).status).toBe(200);
-    await until(() => stderr.some((line) => line.includes('escape')) && stderr.some((line) => / ping  ✓/.test(line)));
-    expect(stderr.find((line) => line.includes('escape'))).toMatch(new RegExp(`^${ISO}  \\.\\./\\.\\./escape/\\\\x1b\\[31mred  order\\.sent\\\\x1b\\]0;title\\\\x07  ✓ verified$`));
+    await until(() => stderr.some((line) => line.includes('escape/')) && stderr.some((line) => / ping  ✓/.test(line)));
+    expect(stderr.find((line) => line.includes('escape/'))).toMatch(new RegExp(`^${ISO}  \\.\\./\\.\\./escape/\\\\x1b\\[31mred  order\\.sent\\\\x1b\\]0;title\\\\x07  ✓ verified$`));
     expect(stderr.find((line) => / ping  ✓/.test(line))).toMatch(new RegExp(`^${ISO}  -  ping  ✓ verified$`));
     const files = savedFiles();
     expect(files).toContain('_.._escape___31mred.json');

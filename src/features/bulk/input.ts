@@ -135,7 +135,8 @@ export async function* splitRecords(chunks: AsyncIterable<Buffer>, csv: boolean,
     if (size + piece.length <= maxBytes) parts.push(piece);
     else parts = [];
     size += piece.length;
-    for (let at = piece.indexOf(LF); at >= 0; at = piece.indexOf(LF, at + 1)) line++;
+    // A line of JSON lines holds no line break; a CSV record may (inside quotes).
+    if (csv) for (let at = piece.indexOf(LF); at >= 0; at = piece.indexOf(LF, at + 1)) line++;
   };
   const take = (): RawRecord => {
     const record = size > maxBytes ? { line: start, tooLong: size } : decode(Buffer.concat(parts, size), start);
