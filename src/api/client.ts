@@ -69,6 +69,8 @@ export interface ApiResponse<T = unknown> {
   headers: Record<string, string | string[] | undefined>;
   body: T;
   replayed: boolean;
+  /** how many attempts this answer took (1: the first); a replay at the first came from an earlier call */
+  attempts?: number;
   /** the Idempotency-Key that was sent, if any */
   idempotencyKey?: string;
   /** --dry-run: the request was printed, not sent (status 0, body undefined) */
@@ -182,6 +184,7 @@ export class ApiClient {
           headers: attempt.headers,
           body: attempt.body as T,
           replayed,
+          attempts: retry + 1,
           idempotencyKey: options.idempotencyKey,
         };
       }

@@ -2,7 +2,6 @@
  * The factory every command receives: lazy, cached access to IO, output, config, the resolved
  * profile, the API client and the prompter. Nothing is loaded until a command asks for it.
  */
-import { Chalk } from 'chalk';
 import type { Command } from 'commander';
 import type { ApiClient } from '../api/client.js';
 import { noticeText, proxyText, type ClientEventSink } from '../api/client-events.js';
@@ -11,29 +10,23 @@ import { AuthError, UsageError } from '../core/errors.js';
 import { IO, type IOStreams } from '../core/io.js';
 import { FORMATS, Output, type Format } from '../core/output.js';
 import { ConfigStore, DEFAULT_BASE_URL, DEFAULT_PROFILE, validateBaseUrl, validateProfileName, type Profile } from '../core/config.js';
-import { defaultSecretStore, SecretStoreError, type SecretStore } from '../core/secret-store.js';
+import { osKeyring, SecretStoreError, type SecretStore } from '../core/secret-store.js';
 import { inquirerPrompter, type Prompter } from '../core/prompter.js';
 import * as validate from '../core/validate.js';
+import type { declareGlobals } from './globals.js';
+import type { OptionsOf } from './verb.js';
 import { jsonText, terminalSafeLine } from '../core/sanitize.js';
 
-/** Global options as commander hands them over (strings; validated here). */
-export interface GlobalOptions {
-  profile?: string;
-  baseUrl?: string;
-  output?: string;
-  color?: boolean;
-  input?: boolean;
-  debug?: boolean;
-  timeout?: string;
-  maxRetries?: string;
-  rate?: string;
+/**
+ * Global options as commander hands them over (strings; validated here), typed from their declaration,
+ * with the options of the command that the Context reads too.
+ */
+export type GlobalOptions = Partial<OptionsOf<typeof declareGlobals>> & {
   /** --fields of the command, already parsed and checked against its resource */
   fields?: string[];
   /** --dry-run of a changing command: print each changing request instead of sending it */
   dryRun?: boolean;
-  /** --jq: a jq program every JSON value printed on stdout goes through */
-  jq?: string;
-}
+};
 
 /** A global option given for this run (on the command line or by its environment variable), as commander parsed it. */
 export interface GivenGlobal {
@@ -61,6 +54,26 @@ export interface ResolvedProfile {
   keyError?: AuthError;
 }
 
+/** What a run may be given in place of the real thing (tests): `main(argv, streams, deps)` hands it to the run's Context. */
+export interface Dependencies {
+  /** the OS keyring otherwise */
+  secretStore?: SecretStore;
+  /** prompts at the terminal (@inquirer/prompts) otherwise */
+  prompter?: Prompter;
+  /** the client of the resolved profile otherwise */
+  client?: ApiClient;
+}
+
+/** A Context's parts: the run's options, streams and interrupt signal, and its dependencies. */
+export interface ContextParts extends Dependencies {
+  options: GlobalOptions;
+  streams: IOStreams;
+  signal: AbortSignal;
+  run?: RunInfo;
+}
+
+const NO_RUN_INFO: RunInfo = { given: [], tree: () => Promise.reject(new Error('no command tree in this run')) };
+
 export class Context {
   readonly options: GlobalOptions;
   readonly io: IO;
@@ -79,12 +92,16 @@ export class Context {
   /** every client handed out, so close() releases all their keep-alive pools */
   private readonly clients: ApiClient[] = [];
 
-  constructor(
-    options: GlobalOptions,
-    streams: IOStreams,
-    readonly signal: AbortSignal,
-    private readonly run: RunInfo = { given: [], tree: () => Promise.reject(new Error('no command tree in this run')) },
-  ) {
+  readonly signal: AbortSignal;
+  private readonly run: RunInfo;
+
+  /** Everything the run's commands need comes in here; what a test passes in place of the real thing is used as given. */
+  constructor({ options, streams, signal, run = NO_RUN_INFO, secretStore, prompter, client }: ContextParts) {
+    this.signal = signal;
+    this.run = run;
+    this.secretStoreInstance = secretStore;
+    this.prompterInstance = prompter;
+    this.clientPromise = client && Promise.resolve(client);
     options = { ...options, profile: typeof options.profile === 'string' ? options.profile : undefined };
     this.options = options;
     this.io = new IO(streams, { noColor: options.color === false, noInput: options.input === false, signal });
@@ -151,13 +168,8 @@ export class Context {
 
   /** The OS keyring (loaded only when a secret is read from or written to it). */
   secretStore(): SecretStore {
-    this.secretStoreInstance ??= defaultSecretStore(this.env);
+    this.secretStoreInstance ??= osKeyring(this.env);
     return this.secretStoreInstance;
-  }
-
-  /** Test seam: a fake keyring. */
-  setSecretStore(store: SecretStore): void {
-    this.secretStoreInstance = store;
   }
 
   /**
@@ -290,23 +302,14 @@ export class Context {
   }
 
   output(): Promise<Output> {
-    this.outputPromise ??= Promise.resolve(new Output(this.io, this.format, Chalk, this.options.fields));
+    // chalk loads with the first output, not at start-up (docs/performance.md).
+    this.outputPromise ??= import('chalk').then(({ Chalk }) => new Output(this.io, this.format, Chalk, this.options.fields));
     return this.outputPromise;
   }
 
   prompter(): Prompter {
     this.prompterInstance ??= inquirerPrompter(this.signal);
     return this.prompterInstance;
-  }
-
-  /** Test seam: a client with a stubbed dispatcher (undici MockAgent) instead of the network. */
-  setClient(client: ApiClient): void {
-    this.clientPromise = Promise.resolve(client);
-  }
-
-  /** Test seam: scripted answers instead of a terminal. */
-  setPrompter(prompter: Prompter): void {
-    this.prompterInstance = prompter;
   }
 
   /** Releases the keep-alive pool so the process ends promptly. */

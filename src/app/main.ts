@@ -7,7 +7,7 @@ import { DeclinedError, ExitCode, SvcError, UsageError, errorLines, problemLine 
 import { isOutputClosed, stopReason } from '../core/abort.js';
 import { colorForced, type IOStreams } from '../core/io.js';
 import { terminalSafe, terminalSafeLine } from '../core/sanitize.js';
-import { Context, type GivenGlobal } from './context.js';
+import { Context, type Dependencies, type GivenGlobal } from './context.js';
 import type { VerbModule } from './verb.js';
 
 /** What building the command tree needs from this run, and what it hands back. */
@@ -27,8 +27,8 @@ interface RunState {
 
 export type ProgramBuilder = (runtime: Runtime) => { program: Command; tree: () => Promise<Command> };
 
-/** Runs svc with these arguments; returns the exit code. */
-export async function runMain(argv: string[], streams: IOStreams, build: ProgramBuilder): Promise<number> {
+/** Runs svc with these arguments; returns the exit code. `deps` (tests) stand in for the keyring, prompts or API client. */
+export async function runMain(argv: string[], streams: IOStreams, build: ProgramBuilder, deps: Dependencies = {}): Promise<number> {
   const controller = new AbortController();
   const onSignal = () => {
     if (controller.signal.aborted) process.exit(ExitCode.interrupted);
@@ -55,7 +55,7 @@ export async function runMain(argv: string[], streams: IOStreams, build: Program
     signal: controller.signal,
     attach(command, verb) {
       command.action(async (...args: unknown[]) => {
-        const context = new Context(command.optsWithGlobals(), streams, controller.signal, { given: givenGlobals(program!), tree });
+        const context = new Context({ ...deps, options: command.optsWithGlobals(), streams, signal: controller.signal, run: { given: givenGlobals(program!), tree } });
         state.context = context;
         await context.start();
         // The arguments as commander processed them (a variadic one is an array), then the options.

@@ -38,9 +38,12 @@ export function noSuchProfile(name: string, hint = 'see svc profiles ls'): SvcEr
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1';
 export const DEFAULT_PROFILE = 'default';
 const CONFIG_NAME = 'config';
-/** A writer holds the config lock for milliseconds (read, write, rename); a wait this long means trouble. */
-const LOCK_WAIT_MS = 10_000;
-const LOCK_POLL_MS = 5;
+/**
+ * A writer holds the config lock for milliseconds (read, write, fsync, rename); one holder keeping it
+ * this long means trouble (a stopped process). Waiting behind many writers in turn is not limited.
+ */
+const LOCK_WAIT_MS = 30_000;
+const LOCK_POLL_MS = 20;
 
 export class ConfigStore {
   private directoryReady = false;

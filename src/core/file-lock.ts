@@ -5,7 +5,8 @@
  *
  * A lock whose pid is dead on this host is stale (its holder was killed) and is taken over at once,
  * under a second short-lived O_EXCL file so two newcomers cannot both take it. A live holder makes a
- * newcomer wait (polling) up to `waitMs`, then `busy(who)` is thrown.
+ * newcomer wait (polling); once one holder has kept it `waitMs`, `busy(who)` is thrown. A lock that
+ * passes from holder to holder is moving: the wait starts again with each new one.
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -25,7 +26,7 @@ export interface FileLock {
 }
 
 export interface FileLockOptions {
-  /** how long to wait for a live holder before giving up */
+  /** how long to wait for one live holder before giving up */
   waitMs: number;
   /** the error thrown when the wait is over; `who` names the holder (`pid 123`) */
   busy: (who: string) => Error;
@@ -45,7 +46,9 @@ const EMPTY_STALE_MS = 5_000;
 export async function acquireFileLock(lockPath: string, options: FileLockOptions): Promise<FileLock> {
   const mine: LockOwner = { pid: process.pid, host: hostname(), token: randomUUID(), since: new Date().toISOString() };
   const pollMs = options.pollMs ?? 100;
-  const deadline = Date.now() + options.waitMs;
+  let deadline = Date.now() + options.waitMs;
+  /** the holder waited on: while others come and go the lock is moving, and the wait starts again */
+  let waitingOn: string | undefined;
   let told = false;
   for (;;) {
     if (await tryCreate(lockPath, mine)) {
@@ -64,6 +67,11 @@ export async function acquireFileLock(lockPath: string, options: FileLockOptions
       continue;
     }
     const who = held.kind === 'owner' ? `pid ${held.owner.pid}${held.owner.host === mine.host ? '' : ` on ${held.owner.host}`}` : 'a process starting up';
+    const holder = held.kind === 'owner' ? held.text : held.kind;
+    if (holder !== waitingOn) {
+      waitingOn = holder;
+      deadline = Date.now() + options.waitMs;
+    }
     if (Date.now() >= deadline) throw options.busy(who);
     if (!told) {
       told = true;

@@ -90,6 +90,21 @@ export async function createExclusive(path: string, mode = 0o600): Promise<FileH
   }
 }
 
+/**
+ * Creates `path` exclusively when the name is free; undefined when anything is there already — a
+ * file, a link (never followed: O_EXCL with O_NOFOLLOW), a fifo, a directory. For a caller that
+ * simply takes the next name.
+ */
+export async function createIfFree(path: string, mode = 0o600): Promise<FileHandle | undefined> {
+  try {
+    return await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, mode);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ELOOP' || code === 'EISDIR') return undefined;
+    throw error;
+  }
+}
+
 /** A temporary name beside `path` that nobody can guess: `.<name>.<16 random hex>.tmp` (Web Crypto's global: node:crypto loads when a name is made, not at start-up). */
 export function tempNameFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString('hex')}.tmp`);

@@ -92,18 +92,6 @@ export function osKeyring(
   };
 }
 
-let factory: (env: NodeJS.ProcessEnv) => SecretStore = (env) => osKeyring(env);
-
-/** The store a Context uses: the OS keyring unless a test put another in its place. */
-export function defaultSecretStore(env: NodeJS.ProcessEnv): SecretStore {
-  return factory(env);
-}
-
-/** Test seam: every Context made after this uses `store` (undefined restores the OS keyring). */
-export function useSecretStore(store: SecretStore | undefined): void {
-  factory = store ? () => store : (env) => osKeyring(env);
-}
-
 /** A store that keeps nothing: every secret goes to the file. */
 export const NO_SECRET_STORE: SecretStore = {
   label: 'keyring',

@@ -23,10 +23,11 @@ let counter = 0;
 /** SVC_SCREENSHOTS=1 writes the README's screenshots (docs/screenshots/); otherwise they are only taken. */
 const SCREENSHOTS = process.env.SVC_SCREENSHOTS === '1' ? new URL('../../docs/screenshots/', import.meta.url) : undefined;
 
-async function screenshot(name: string): Promise<void> {
+/** A screenshot of the page; with a name, one of the README's (written when SVC_SCREENSHOTS=1). */
+async function screenshot(name?: string): Promise<void> {
   const png = await page.screenshot({ fullPage: true });
   expect(png.subarray(1, 4).toString()).toBe('PNG');
-  if (SCREENSHOTS !== undefined) {
+  if (SCREENSHOTS !== undefined && name !== undefined) {
     mkdirSync(SCREENSHOTS, { recursive: true });
     writeFileSync(new URL(name, SCREENSHOTS), png);
   }
@@ -132,8 +133,14 @@ describe('gift site', () => {
     await page.getByLabel('City').fill('Berlin');
     await page.getByLabel('Postal code').fill('10117');
     await page.click('text=Claim my gift');
-    expect(await page.textContent('h1')).toBe('This gift has already been claimed');
+    // The claim ends on a confirmation naming the gift, its options and the country, not the address.
+    expect(await page.textContent('h1')).toBe('Your gift is on its way');
+    expect(await page.locator('dl.summary').innerText()).toBe('Gift\nHoodie\nOptions\nSize: M, Color: Black\nDelivered to\nGermany (DE)');
+    for (const secret of ['Unter den Linden', '+4930901820', '10117', 'Berlin']) expect(await page.content()).not.toContain(secret);
     await expectAccessible();
+    // Opened again later, the link says it was claimed.
+    await page.goto(created.claimUrl);
+    expect(await page.textContent('h1')).toBe('This gift has already been claimed');
 
     const claimed = await expectLinkMoved(created.id, 'CLAIMED', 'claimedAt', 'personal_link.claimed');
     const order = sb.sandbox.state.orders.at(-1)!;
@@ -178,12 +185,95 @@ describe('gift site', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('Dublin');
     await page.keyboard.press('Enter');
-    await page.waitForSelector('h1:text("This gift has already been claimed")');
+    await page.waitForSelector('h1:text("Your gift is on its way")');
+    expect(await page.textContent('#claimed-country')).toBe('Ireland (IE)');
 
     expect((await link(created.id)).status).toBe('CLAIMED');
     const order = sb.sandbox.state.orders.at(-1)!;
     expect(order.deliveryCountry).toBe('IE');
     expect(order.productId).toBe(chosen.split('?')[0]);
+  });
+
+  test('the claim goes to the country chosen in "Deliver to", whether or not its gifts were shown', async () => {
+    const created = await newLink('Chosen Country', { locale: 'en-US' });
+    await page.goto(created.claimUrl);
+    expect(await page.inputValue('#f-country')).toBe('US');
+    // A gift shown for the US that is also delivered to Hong Kong, which has no postal codes.
+    const store = (await sb.api('GET', '/reward-stores')).body.items.find((s: { phase: string }) => s.phase === 'LIVE');
+    const hk = (await sb.api('GET', `/reward-stores/${store.id}?brandId=${campaign.brandIds[0]}&country=HK`)).body;
+    const plain = hk.sections.flatMap((s: { items: { name: string; productId: string; dimensions: unknown[] }[] }) => s.items).find((g: { dimensions: unknown[] }) => g.dimensions.length === 0);
+    await page.selectOption('#f-country', 'HK');
+    await page.getByLabel(plain.name, { exact: true }).check();
+    await page.getByLabel('Phone number').fill('+85212345678');
+    await page.getByLabel('Street and number').fill('1 Queen\'s Road');
+    await page.getByLabel('City').fill('Hong Kong');
+    await page.click('text=Claim my gift');
+    expect(await page.textContent('h1')).toBe('Your gift is on its way');
+    expect(await page.textContent('#claimed-gift')).toBe(plain.name);
+    expect(await page.textContent('#claimed-country')).toMatch(/\(HK\)$/);
+    const order = sb.sandbox.state.orders.at(-1)!;
+    expect({ productId: order.productId, deliveryCountry: order.deliveryCountry, postalCode: order.recipient?.address.postalCode }).toEqual({ productId: plain.productId, deliveryCountry: 'HK', postalCode: null });
+  });
+
+  test('a gift not delivered to the chosen country is refused for that country, and that country\'s gifts are shown', async () => {
+    const created = await newLink('Changed Mind', { locale: 'en-US' });
+    await page.goto(created.claimUrl);
+    const store = (await sb.api('GET', '/reward-stores')).body.items.find((s: { phase: string }) => s.phase === 'LIVE');
+    const names = async (country: string) =>
+      new Set<string>((await sb.api('GET', `/reward-stores/${store.id}?brandId=${campaign.brandIds[0]}&country=${country}`)).body.sections.flatMap((s: { items: { name: string }[] }) => s.items.map((g) => g.name)));
+    const [us, countries] = [await names('US'), await page.locator('#f-country option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value))];
+    let target: [string, string] | undefined;
+    for (const country of countries) {
+      const there = await names(country);
+      const missing = [...us].find((name) => !there.has(name));
+      if (missing !== undefined) target = [country, missing];
+      if (target !== undefined) break;
+    }
+    expect(target).toBeDefined();
+    const [country, gift] = target!;
+    await page.selectOption('#f-country', country);
+    await page.locator(`#gift-choice fieldset:has(legend:text-is("${gift}")) input[type=radio]`).first().check();
+    await page.click('text=Claim my gift');
+    expect(await page.inputValue('#f-country')).toBe(country);
+    expect(await page.textContent('#gift-choice-error')).toMatch(new RegExp(`^Choose one of the gifts delivered to .*\\(${country}\\)\\.$`));
+    expect(await page.locator('#gift-choice fieldset legend').allTextContents()).toEqual([...(await names(country))]);
+    expect((await link(created.id)).status).toBe('ACTIVE');
+    await expectAccessible();
+  });
+
+  test('a de-DE link\'s page is German throughout, to the confirmation', async () => {
+    const created = await newLink('Jürgen Müller', { locale: 'de-DE' });
+    await page.goto(created.claimUrl);
+    expect(await page.getAttribute('html', 'lang')).toBe('de-DE');
+    expect(await page.textContent('h1')).toBe('Hallo, Jürgen Müller!');
+    expect(await page.inputValue('#f-country')).toBe('DE');
+    expect(await page.textContent('label[for=f-country]')).toBe('Liefern nach');
+    const english = /\b(Choose|Deliver|Claim|Enter|Postal|Phone|Street|City|Up to|optional|characters|Hello|gift|Skip|Nothing here)\b/;
+    expect(await page.innerText('body')).not.toMatch(english);
+    await expectAccessible();
+    await screenshot();
+    // Refused in German: the phone number is missing and the postal code is required in Germany.
+    await page.locator('#gift-choice input[type=radio]').first().check();
+    await page.getByLabel('Straße und Hausnummer').fill('Hauptstraße 5');
+    await page.getByLabel('Ort').fill('München');
+    await page.click('text=Mein Geschenk anfordern');
+    expect(await page.textContent(ERROR_OF('recipient.phone'))).toBe('Bitte Telefonnummer angeben.');
+    expect(await page.textContent(ERROR_OF('recipient.address.postalCode'))).toBe('Für Lieferungen nach DE ist eine Postleitzahl nötig (bis zu 20 Zeichen).');
+    expect(await page.textContent('.notice h2')).toBe('Bitte prüfe 2 Angaben');
+    expect(await page.innerText('body')).not.toMatch(english);
+    await expectAccessible();
+    await page.getByLabel('Telefonnummer').fill('+4989123456');
+    await page.getByLabel('Postleitzahl').fill('80331');
+    await page.click('text=Mein Geschenk anfordern');
+    expect(await page.textContent('h1')).toBe('Dein Geschenk ist unterwegs');
+    const order = sb.sandbox.state.orders.at(-1)!;
+    expect(await page.textContent('#claimed-gift')).toBe(order.productName);
+    expect(await page.textContent('#claimed-country')).toBe('Deutschland (DE)');
+    expect(await page.innerText('body')).not.toMatch(english);
+    await expectAccessible();
+    await screenshot();
+    await page.goto(created.claimUrl);
+    expect(await page.textContent('h1')).toBe('Dieses Geschenk wurde bereits angefordert');
   });
 
   test('REQUESTED shows "not available yet", CANCELLED and EXPIRED "expired", an unknown link "does not exist"', async () => {

@@ -1,23 +1,19 @@
 /** `svc api -i` (status line and headers before the body) and `-H 'Name: value'`, against the API double. */
 import net from 'node:net';
-import { PassThrough } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
-import type { IOStreams } from '../../src/core/io.js';
-import { ApiDouble } from '../helpers/double.js';
-import { runInProcess } from '../helpers/run.js';
+import { ApiDouble, doubleEachTest } from '../helpers/double.js';
+import { runInProcess, runOn } from '../helpers/run.js';
 
 const KEY = 'svc_live_0123456789abcdefghijklmnopqrstuv';
 const DATE = 'Tue, 24 Nov 2026 06:00:00 GMT';
 let api: ApiDouble;
 let env: Record<string, string>;
 
-beforeEach(async () => {
-  api = await new ApiDouble().start();
+doubleEachTest((double) => {
+  api = double;
   env = { SVC_BASE_URL: api.baseUrl, SVC_API_KEY: KEY, SVC_CONFIG_DIR: '/nonexistent-svc-config' };
 });
-afterEach(() => api.stop());
 
 describe('svc api -i', () => {
   it('prints the status line and headers, a blank line, then the body (stdout), like curl -i', async () => {
@@ -72,15 +68,8 @@ describe('svc api -i on a terminal', () => {
   afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('shows control characters of the server\'s headers as escapes', async () => {
-    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
-    const stderr = new PassThrough();
-    let out = '';
-    stdout.on('data', (chunk) => (out += chunk));
-    const stdin = new PassThrough();
-    stdin.end();
-    const streams = { stdin, stdout, stderr, env: { NO_COLOR: '1', SVC_BASE_URL: baseUrl, SVC_API_KEY: KEY, SVC_CONFIG_DIR: '/nonexistent-svc-config' } } as unknown as IOStreams;
-    const exitCode = await main(['api', '-i', 'GET', '/me'], streams);
-    await new Promise((resolve) => setImmediate(resolve));
+    const env = { SVC_BASE_URL: baseUrl, SVC_API_KEY: KEY, SVC_CONFIG_DIR: '/nonexistent-svc-config' };
+    const { exitCode, stdout: out } = await runOn({ tty: { stdout: true }, columns: 80, env, input: '' }, ['api', '-i', 'GET', '/me']);
     expect(out).toBe(['HTTP/1.1 200 OK', 'x-note: a\\u009b2Jb', 'content-type: application/json', 'content-length: 2', 'connection: close', '', '{}', ''].join('\n'));
     expect(exitCode).toBe(0);
   });

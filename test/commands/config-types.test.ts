@@ -80,6 +80,18 @@ describe('a profile value of the wrong type', () => {
   });
 });
 
+describe('a current profile of the wrong type', () => {
+  it('is exit 2 naming the fix; profiles use sets it again and keeps the rest', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ currentProfile: 42, profiles: { other: GOOD } }), { mode: 0o600 });
+    const me = await runInProcess(['me'], { SVC_CONFIG_DIR: dir });
+    expect({ exitCode: me.exitCode, stderr: me.stderr }).toEqual({ exitCode: 2, stderr: "error: usage_error: config: currentProfile is a number, not a profile name\nhint: run 'svc profiles use <name>' to set it again\n" });
+    const use = await runInProcess(['profiles', 'use', 'other'], { SVC_CONFIG_DIR: dir });
+    expect(use.exitCode, use.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({ currentProfile: 'other', profiles: { other: GOOD }, cursors: {} });
+  });
+});
+
 describe('a saved cursor of the wrong type', () => {
   for (const [title, cursor, what] of [
     ['42', 42, 'a number'],

@@ -1,7 +1,7 @@
 /** `svc doctor` on a terminal of 80 columns: a long check wraps under its own detail, no line wider. */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAtTerminal } from '../helpers/tty.js';
+import { runAtTerminal } from '../helpers/run.js';
 import { tempConfigDir } from '../helpers/svc.js';
 import { startSandbox, type TestSandbox } from '../sandbox/helpers.js';
 

@@ -1,10 +1,8 @@
 /** `svc inspect` against the in-process sandbox: a link's and an order's history equal the feed read independently. */
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as inspect, sinceStep } from '../../src/commands/inspect.js';
-import { Context } from '../../src/app/context.js';
-import type { IOStreams } from '../../src/core/io.js';
 import { runInProcess } from '../helpers/run.js';
+import { testContext } from '../helpers/terminal.js';
 import { tempConfigDir } from '../helpers/svc.js';
 import { startSandbox, type TestSandbox } from '../sandbox/helpers.js';
 
@@ -142,22 +140,18 @@ describe('svc inspect', () => {
   });
 
   it('a progress line on a terminal while the feed is read, cleared at the end', async () => {
-    let stderr = '';
-    const terminal = Object.assign(new PassThrough(), { isTTY: true });
-    terminal.on('data', (chunk) => (stderr += chunk));
-    const streams = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: terminal, env: { NO_COLOR: '1', ...env } } as unknown as IOStreams;
-    const ctx = new Context({ output: 'jsonl' }, streams, new AbortController().signal);
+    const { ctx, terminal } = testContext({ tty: { stderr: true }, env, options: { output: 'jsonl' } });
     try {
       await inspect(ctx, {}, [linkId]);
     } finally {
       await ctx.close();
     }
-    await new Promise((resolve) => setImmediate(resolve));
+    await terminal.settled();
     const all = await feed();
     const mine = all.filter((event) => event.data?.id === linkId).length;
     // One page of 100 or fewer events here, then the empty page that ends the feed.
     expect(all.length).toBeLessThan(100);
-    expect(stderr).toBe(
+    expect(terminal.stderr).toBe(
       `\r\x1b[2KReading the event feed: 1 page, ${all.length} events, ${mine} about this record` +
         `\r\x1b[2KReading the event feed: 2 pages, ${all.length} events, ${mine} about this record` +
         '\r\x1b[2K',

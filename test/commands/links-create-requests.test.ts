@@ -3,17 +3,16 @@
  * /campaigns are read only when something must be asked or looked up (a --field, a missing brand,
  * an unanswered required field on a terminal).
  */
-import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { run as createLink, type declare } from '../../src/commands/links/create.js';
-import { Context } from '../../src/app/context.js';
-import type { IOStreams } from '../../src/core/io.js';
-import type { Choice, Prompter } from '../../src/core/prompter.js';
-import { ApiDouble } from '../helpers/double.js';
+import type { Context } from '../../src/app/context.js';
+import type { Prompter } from '../../src/core/prompter.js';
+import { ApiDouble, doubleEachTest } from '../helpers/double.js';
 import { runInProcess } from '../helpers/run.js';
 import { tempConfigDir } from '../helpers/svc.js';
 import { parseVerb } from '../helpers/parse.js';
+import { scriptedPrompter, testContext, type TestTerminal } from '../helpers/terminal.js';
 
 const KEY = 'svc_live_testkey0000000000wxyz';
 const CAMPAIGN = '0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11';
@@ -76,12 +75,9 @@ const requiredFieldMissing = {
 
 let api: ApiDouble;
 let env: Record<string, string>;
-beforeEach(async () => {
-  api = await new ApiDouble().start();
+doubleEachTest((double) => {
+  api = double;
   env = { SVC_API_KEY: KEY, SVC_BASE_URL: api.baseUrl, SVC_CONFIG_DIR: tempConfigDir() };
-});
-afterEach(async () => {
-  await api.stop();
 });
 
 const svc = (...argv: string[]) => runInProcess(argv, env);
@@ -155,68 +151,36 @@ describe('links create in a pipe', () => {
   });
 });
 
-/** Answers prompts in order; each step names the prompt it expects. */
-function scripted(steps: [string, unknown][]): Prompter & { asked: string[] } {
-  const asked: string[] = [];
-  const next = (message: string, choices?: Choice<unknown>[]) => {
-    asked.push(message);
-    const step = steps.shift();
-    if (!step || !message.includes(step[0])) throw new Error(`unexpected prompt: ${message}`);
-    if (choices) {
-      const choice = choices.find((c) => c.name === String(step[1]));
-      if (!choice) throw new Error(`no choice ${String(step[1])} in ${choices.map((c) => c.name).join(', ')}`);
-      return choice.value;
-    }
-    return step[1];
-  };
-  return {
-    asked,
-    input: async (message) => next(message) as string,
-    password: async (message) => next(message) as string,
-    confirm: async (message) => next(message) as boolean,
-    select: async (message, choices) => next(message, choices as Choice<unknown>[]) as never,
-    search: async (message, choices) => next(message, choices as Choice<unknown>[]) as never,
-  };
-}
-
 describe('links create on a terminal, every flag given', () => {
   let ctx: Context;
-  let stdout: string;
-  beforeEach(() => {
-    stdout = '';
-    const terminal = (sink?: (text: string) => void) => {
-      const stream = new PassThrough() as PassThrough & { isTTY: boolean };
-      stream.isTTY = true;
-      if (sink) stream.on('data', (chunk) => sink(String(chunk)));
-      return stream;
-    };
-    const streams = { stdin: terminal(), stdout: terminal((text) => (stdout += text)), stderr: terminal(), env: { NO_COLOR: '1' } } as unknown as IOStreams;
-    ctx = new Context({ output: 'jsonl' }, streams, new AbortController().signal);
-    ctx.setClient(new ApiClient({ baseUrl: api.baseUrl, apiKey: KEY }));
-  });
+  let terminal: TestTerminal;
+  /** The command's Context on a terminal, answering prompts from `prompter`. */
+  const answering = (prompter: Prompter) => {
+    ({ ctx, terminal } = testContext({ tty: true, options: { output: 'jsonl' }, client: new ApiClient({ baseUrl: api.baseUrl, apiKey: KEY }), prompter }));
+  };
   afterEach(() => ctx.close());
 
   it('asks nothing and sends one request when the service takes it', async () => {
     api.on('POST /personal-links', { status: 201, body: link });
-    const prompter = scripted([]);
-    ctx.setPrompter(prompter);
+    const prompter = scriptedPrompter([]);
+    answering(prompter);
     await createLink(ctx, (await parseVerb<typeof declare>(['links', 'create', '--campaign', CAMPAIGN, '--brand', BRAND_A, '--locale', 'en-US', '--name', 'Ada'])).options);
     expect(prompter.asked).toEqual([]);
     expect(sent()).toEqual(['POST /personal-links']);
-    expect(JSON.parse(stdout)).toEqual(link);
+    expect(JSON.parse(terminal.stdout)).toEqual(link);
   });
 
   it('asks for a required field the service says is missing, then sends again with the same Idempotency-Key', async () => {
     api.on('POST /personal-links', requiredFieldMissing, { status: 201, body: link });
     api.on('GET /me', { body: me });
-    const prompter = scripted([['Tier', 'Silver']]);
-    ctx.setPrompter(prompter);
+    const prompter = scriptedPrompter([['Tier', 'Silver']]);
+    answering(prompter);
     await createLink(ctx, (await parseVerb<typeof declare>(['links', 'create', '--campaign', CAMPAIGN, '--brand', BRAND_A, '--name', 'Ada'])).options);
     expect(prompter.asked).toEqual(['Tier']);
     expect(sent()).toEqual(['POST /personal-links', 'GET /me', 'POST /personal-links']);
     expect(bodyOf(0)).toEqual({ campaignId: CAMPAIGN, brandId: BRAND_A, fullName: 'Ada' });
     expect(bodyOf(2)).toEqual({ campaignId: CAMPAIGN, brandId: BRAND_A, fullName: 'Ada', customFields: [{ fieldId: TIER, textValue: 'Silver' }] });
     expect(api.requests[2].headers['idempotency-key']).toBe(api.requests[0].headers['idempotency-key']);
-    expect(JSON.parse(stdout)).toEqual(link);
+    expect(JSON.parse(terminal.stdout)).toEqual(link);
   });
 });

@@ -2,15 +2,14 @@
  * The guided `links create` at the command layer: scripted prompt answers instead of a terminal,
  * undici's MockAgent instead of the network (an unmatched request fails the test).
  */
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { ApiClient } from '../../src/api/client.js';
 import { run, type declare } from '../../src/commands/links/create.js';
-import { Context } from '../../src/app/context.js';
-import type { IOStreams } from '../../src/core/io.js';
-import type { Choice, Prompter } from '../../src/core/prompter.js';
+import type { Context } from '../../src/app/context.js';
+import type { Prompter } from '../../src/core/prompter.js';
 import { parseVerb } from '../helpers/parse.js';
+import { scriptedPrompter, testContext, type TestTerminal } from '../helpers/terminal.js';
 
 const ORIGIN = 'https://api.example.test';
 const CAMPAIGN = '0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11';
@@ -29,50 +28,19 @@ const me = {
   environment: 'production',
 };
 
-/** Answers prompts in order; each step names the prompt it expects, so a changed flow fails loudly. */
-function scripted(steps: [string, unknown][]): Prompter & { asked: string[] } {
-  const asked: string[] = [];
-  const next = (message: string, choices?: Choice<unknown>[]) => {
-    asked.push(message);
-    const step = steps.shift();
-    if (!step || !message.includes(step[0])) throw new Error(`unexpected prompt: ${message}`);
-    if (choices) {
-      const choice = choices.find((c) => c.name.includes(String(step[1])));
-      if (!choice) throw new Error(`no choice ${String(step[1])} in ${choices.map((c) => c.name).join(', ')}`);
-      return choice.value;
-    }
-    return step[1];
-  };
-  return {
-    asked,
-    input: async (message) => next(message) as string,
-    password: async (message) => next(message) as string,
-    confirm: async (message) => next(message) as boolean,
-    select: async (message, choices) => next(message, choices as Choice<unknown>[]) as never,
-    search: async (message, choices) => next(message, choices as Choice<unknown>[]) as never,
-  };
-}
-
 let agent: MockAgent;
-let stdout: string;
-let stderr: string;
 let ctx: Context;
+let terminal: TestTerminal;
 
 beforeEach(() => {
   agent = new MockAgent();
   agent.disableNetConnect();
-  stdout = '';
-  stderr = '';
-  const terminal = (sink?: (text: string) => void) => {
-    const stream = new PassThrough() as PassThrough & { isTTY: boolean };
-    stream.isTTY = true;
-    if (sink) stream.on('data', (chunk) => sink(String(chunk)));
-    return stream;
-  };
-  const streams = { stdin: terminal(), stdout: terminal((text) => (stdout += text)), stderr: terminal((text) => (stderr += text)), env: { NO_COLOR: '1' } } as unknown as IOStreams;
-  ctx = new Context({ output: 'jsonl' }, streams, new AbortController().signal);
-  ctx.setClient(new ApiClient({ baseUrl: `${ORIGIN}/v1`, apiKey: 'svc_live_test0000000000', dispatcher: agent }));
 });
+/** The command's Context on a terminal, answering prompts from `prompter`. */
+function answering(prompter: Prompter): void {
+  const client = new ApiClient({ baseUrl: `${ORIGIN}/v1`, apiKey: 'svc_live_test0000000000', dispatcher: agent });
+  ({ ctx, terminal } = testContext({ tty: true, options: { output: 'jsonl' }, client, prompter }));
+}
 afterEach(async () => {
   agent.assertNoPendingInterceptors();
   await agent.close();
@@ -97,7 +65,7 @@ describe('links create, guided', () => {
       })
       .reply(201, { id: 'new-link', claimUrl: 'https://gifts.example/claim/x', status: 'ACTIVE' }, { headers: json });
 
-    const prompter = scripted([
+    const prompter = scriptedPrompter([
       ['Campaign', 'Birthday'],
       ['Brand', 'Golden'],
       ['full name', 'Ada Lovelace'],
@@ -107,13 +75,13 @@ describe('links create, guided', () => {
       ['Tier', 'Silver'],
       ['Create this link?', true],
     ]);
-    ctx.setPrompter(prompter);
+    answering(prompter);
     await run(ctx, { field: [] });
 
     expect(sent).toEqual({ campaignId: CAMPAIGN, brandId: BRAND_B, fullName: 'Ada Lovelace', locale: 'de-DE', customFields: [{ fieldId: FIELD, textValue: 'Silver' }] });
-    expect(stdout).toBe('{"id":"new-link","claimUrl":"https://gifts.example/claim/x","status":"ACTIVE"}\n');
+    expect(terminal.stdout).toBe('{"id":"new-link","claimUrl":"https://gifts.example/claim/x","status":"ACTIVE"}\n');
     // One confirmation, by name: campaign, brand and field label, not their ids alone.
-    expect(stderr).toBe(
+    expect(terminal.stderr).toBe(
       [`Campaign:  Birthday (${CAMPAIGN})`, `Brand:     Golden (${BRAND_B})`, 'Player:    Ada Lovelace', 'Language:  de-DE', 'Tier:      Silver', ''].join('\n'),
     );
   });
@@ -124,10 +92,10 @@ describe('links create, guided', () => {
     pool
       .intercept({ path: (path) => path.startsWith('/v1/campaigns') })
       .reply(200, { items: [{ id: CAMPAIGN, name: 'Birthday', status: 'ACTIVE', brandIds: [BRAND_A], expiresAt: null }], nextCursor: null }, { headers: json });
-    ctx.setPrompter(scripted([['Campaign', 'Birthday'], ['full name', 'Ada'], ['E-mail', ''], ['Message', ''], ['Language', 'en-US'], ['Tier', 'Gold'], ['Create this link?', false]]));
+    answering(scriptedPrompter([['Campaign', 'Birthday'], ['full name', 'Ada'], ['E-mail', ''], ['Message', ''], ['Language', 'en-US'], ['Tier', 'Gold'], ['Create this link?', false]]));
     // Declining is the person's answer, not a failure: exit 0, one line (main prints the message alone).
     await expect(run(ctx, { field: [] })).rejects.toMatchObject({ exitCode: 0, code: 'declined', message: 'Link not created (you declined); nothing was sent.' });
-    expect(stdout).toBe('');
+    expect(terminal.stdout).toBe('');
   });
 
   it('with every flag given, asks nothing and sends the labels resolved to field ids', async () => {
@@ -137,8 +105,8 @@ describe('links create, guided', () => {
     pool
       .intercept({ path: '/v1/personal-links', method: 'POST', body: (body) => Boolean((sent = JSON.parse(body))) })
       .reply(201, { id: 'l2' }, { headers: json });
-    const prompter = scripted([]);
-    ctx.setPrompter(prompter);
+    const prompter = scriptedPrompter([]);
+    answering(prompter);
     const { options } = await parseVerb<typeof declare>(['links', 'create', '--campaign', CAMPAIGN, '--brand', BRAND_A, '--name', 'Bob', '--field', 'tier=Gold']);
     await run(ctx, options);
     expect(prompter.asked).toEqual([]);

@@ -1,11 +1,9 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { ApiClient } from '../../src/api/client.js';
 import { run, type declare } from '../../src/commands/links/ls.js';
-import { Context } from '../../src/app/context.js';
-import type { IOStreams } from '../../src/core/io.js';
 import { parseVerb } from '../helpers/parse.js';
+import { testContext } from '../helpers/terminal.js';
 
 const CAMPAIGN = '0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11';
 
@@ -17,16 +15,12 @@ describe('the next-page hint', () => {
       .get('https://api.example.test')
       .intercept({ path: `/v1/personal-links?campaignId=${CAMPAIGN}&status=ACTIVE&limit=2` })
       .reply(200, { items: [{ id: 'a' }, { id: 'b' }], nextCursor: 'c1' }, { headers: { 'content-type': 'application/json' } });
-    let stderr = '';
-    const terminal = Object.assign(new PassThrough(), { isTTY: true });
-    terminal.on('data', (chunk) => (stderr += chunk));
-    const streams = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: terminal, env: { NO_COLOR: '1' } } as unknown as IOStreams;
-    const ctx = new Context({}, streams, new AbortController().signal);
-    ctx.setClient(new ApiClient({ baseUrl: 'https://api.example.test/v1', apiKey: 'svc_live_test0000000000', dispatcher: agent }));
+    const client = new ApiClient({ baseUrl: 'https://api.example.test/v1', apiKey: 'svc_live_test0000000000', dispatcher: agent });
+    const { ctx, terminal } = testContext({ tty: { stderr: true }, client });
     const { options } = await parseVerb<typeof declare>(['links', 'ls', '--campaign', CAMPAIGN, '--status', 'active', '--limit', '2']);
     await run(ctx, options);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(stderr).toBe(`More links: svc links ls --campaign ${CAMPAIGN} --status active --limit 2 --after c1\n`);
+    await terminal.settled();
+    expect(terminal.stderr).toBe(`More links: svc links ls --campaign ${CAMPAIGN} --status active --limit 2 --after c1\n`);
     agent.assertNoPendingInterceptors();
     await agent.close();
   });

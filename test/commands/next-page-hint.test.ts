@@ -9,8 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiDouble } from '../helpers/double.js';
-import { runAtTerminal } from '../helpers/tty.js';
-import { runInProcess } from '../helpers/run.js';
+import { runAtTerminal, runInProcess } from '../helpers/run.js';
 
 const CAMPAIGN = '0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11';
 const LINK = { id: '8b23f0e7-d976-4a9a-8f5b-3a0e7b9ada6d', status: 'ACTIVE', campaignId: CAMPAIGN, brandId: CAMPAIGN, createdAt: '2026-11-24T06:20:07Z' };

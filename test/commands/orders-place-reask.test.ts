@@ -4,15 +4,14 @@
  * with the corrected body under a new idempotency key. Scripted prompts, undici's MockAgent (an
  * unmatched request fails the test).
  */
-import { PassThrough } from 'node:stream';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { run } from '../../src/commands/orders/place.js';
-import { Context } from '../../src/app/context.js';
+import type { Context } from '../../src/app/context.js';
 import { ApiError } from '../../src/core/errors.js';
-import type { IOStreams } from '../../src/core/io.js';
 import type { Prompter } from '../../src/core/prompter.js';
+import { scriptedPrompter, testContext, type TestTerminal } from '../helpers/terminal.js';
 
 const ORIGIN = 'https://api.example.test';
 const STORE = '5b0c2d11-0b7c-4c8e-9a59-3f1f1d8e2f0e';
@@ -27,42 +26,21 @@ const gift = { productId: PRODUCT, name: 'Mug', description: null, thumbnail: nu
 const store = { ...summary, description: null, banner: null, brand: { id: BRAND, name: 'Lucky' }, currency: { name: 'Coins', symbol: 'C' }, country: 'DE', locale: 'en-US', sections: [{ id: 's1', name: 'Home', items: [gift] }] };
 const order = { id: 'o1', reference: 'R-1', storeId: STORE, brandId: BRAND, productId: PRODUCT, productName: 'Mug', variations: {}, status: 'PROCESSING', coinPrice: '500', currency: { name: 'Coins', symbol: 'C' }, deliveryCountry: 'DE', customFields: [], shipment: null, createdAt: 'x', updatedAt: 'x' };
 
-/** Answers input prompts in order; each step names the prompt it expects. */
-function scripted(steps: [string, string][]): Prompter & { asked: string[] } {
-  const asked: string[] = [];
-  const next = async (message: string) => {
-    asked.push(message);
-    const step = steps.shift();
-    if (!step || !message.includes(step[0])) throw new Error(`unexpected prompt: ${message}`);
-    return step[1];
-  };
-  const never = async (message: string): Promise<never> => {
-    throw new Error(`unexpected prompt: ${message}`);
-  };
-  return { asked, input: next, password: next, confirm: never, select: never, search: never };
-}
-
 let agent: MockAgent;
-let stdout: string;
-let stderr: string;
 let ctx: Context;
+let terminal: TestTerminal;
 const sent: { body: Record<string, unknown>; key: string }[] = [];
+
+/** The command's Context on a terminal, answering prompts from `prompter`. */
+function answering(prompter: Prompter): void {
+  const client = new ApiClient({ baseUrl: `${ORIGIN}/v1`, apiKey: 'svc_live_test0000000000', dispatcher: agent });
+  ({ ctx, terminal } = testContext({ tty: true, options: { output: 'jsonl' }, client, prompter }));
+}
 
 beforeEach(() => {
   agent = new MockAgent();
   agent.disableNetConnect();
-  stdout = '';
-  stderr = '';
   sent.length = 0;
-  const terminal = (sink?: (text: string) => void) => {
-    const stream = new PassThrough() as PassThrough & { isTTY: boolean };
-    stream.isTTY = true;
-    if (sink) stream.on('data', (chunk) => sink(String(chunk)));
-    return stream;
-  };
-  const streams = { stdin: terminal(), stdout: terminal((text) => (stdout += text)), stderr: terminal((text) => (stderr += text)), env: { NO_COLOR: '1' } } as unknown as IOStreams;
-  ctx = new Context({ output: 'jsonl' }, streams, new AbortController().signal);
-  ctx.setClient(new ApiClient({ baseUrl: `${ORIGIN}/v1`, apiKey: 'svc_live_test0000000000', dispatcher: agent }));
   const pool = agent.get(ORIGIN);
   pool.intercept({ path: '/v1/me' }).reply(200, me, { headers: json });
   pool.intercept({ path: (path) => path.startsWith('/v1/reward-stores?') }).reply(200, { items: [summary], nextCursor: null }, { headers: json });
@@ -98,14 +76,14 @@ describe('orders place, guided: a refused answer is asked again', () => {
       ],
     });
     expectOrderPost(201, order);
-    const prompter = scripted([
+    const prompter = scriptedPrompter([
       ['Phone', '+4915100000000'],
       ['Postal code (leave empty', ''],
       ['E-mail', 'ada@example.com'],
       ['Phone', '+4915112345678'],
       ['Postal code (DE uses them)', '10115'],
     ]);
-    ctx.setPrompter(prompter);
+    answering(prompter);
     await run(ctx, { ...flags, variation: [], field: [] });
 
     expect(prompter.asked).toEqual([
@@ -130,8 +108,8 @@ describe('orders place, guided: a refused answer is asked again', () => {
     ]);
     expect(sent[0].key).toMatch(/^[0-9a-f-]{36}$/);
     expect(sent[0].key).not.toBe(sent[1].key);
-    expect(JSON.parse(stdout)).toEqual(order);
-    expect(stderr.split('\n').slice(0, 2)).toEqual([
+    expect(JSON.parse(terminal.stdout)).toEqual(order);
+    expect(terminal.stderr.split('\n').slice(0, 2)).toEqual([
       'The service refused recipient.phone: not a phone number that can be reached',
       'The service refused recipient.address.postalCode: DE uses postal codes',
     ]);
@@ -140,29 +118,29 @@ describe('orders place, guided: a refused answer is asked again', () => {
   it('a --country where the gift is not sold is asked again with the reason on a terminal, not the end of the flow', async () => {
     agent.get(ORIGIN).intercept({ path: `/v1/reward-stores/${STORE}?brandId=${BRAND}&country=AT&locale=en-US` }).reply(200, { ...store, country: 'AT', sections: [] }, { headers: json });
     expectOrderPost(201, order);
-    const prompter = scripted([
+    const prompter = scriptedPrompter([
       ['Delivery country', 'DE'],
       ['Phone', '+4915112345678'],
       ['Postal code (leave empty', '10115'],
       ['E-mail', ''],
     ]);
-    ctx.setPrompter(prompter);
+    answering(prompter);
     await run(ctx, { ...flags, country: 'AT', variation: [], field: [] });
 
     expect(prompter.asked[0]).toBe('Delivery country (two letters, e.g. DE)');
-    expect(stderr.split('\n')[0]).toBe('This gift is not sold in AT: choose another delivery country.');
+    expect(terminal.stderr.split('\n')[0]).toBe('This gift is not sold in AT: choose another delivery country.');
     expect(sent.map((request) => (request.body.recipient as { address: { country: string } }).address.country)).toEqual(['DE']);
-    expect(JSON.parse(stdout)).toEqual(order);
+    expect(JSON.parse(terminal.stdout)).toEqual(order);
   });
 
   it('a refusal naming a field the walk does not ask is reported as before, nothing asked again', async () => {
     expectOrderPost(400, { status: 400, code: 'invalid_request', detail: 'the request is not valid', errors: [{ field: 'customFields', code: 'invalid', message: 'a required field is missing' }] });
-    const prompter = scripted([
+    const prompter = scriptedPrompter([
       ['Phone', '+4915112345678'],
       ['Postal code', '10115'],
       ['E-mail', ''],
     ]);
-    ctx.setPrompter(prompter);
+    answering(prompter);
     const failure = await run(ctx, { ...flags, variation: [], field: [] }).then(
       () => undefined,
       (error: unknown) => error,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiDouble } from '../helpers/double.js';
 import { runInProcess } from '../helpers/run.js';
+import { jsonLines } from '../helpers/lines.js';
 import { cancelOrder, placeOrders as placeFor } from '../helpers/orders.js';
 import { startSandboxWithConfig, type TestSandbox } from '../sandbox/helpers.js';
 
@@ -23,7 +24,6 @@ const LEDGER = () => join(dir, 'ledger.jsonl');
 /** The recording command: the refund's stdin and environment, one line each per payment. */
 const RECORD = 'printf "%s %s %s " "$SVC_REFUND_ORDER_ID" "$SVC_REFUND_COIN_PRICE" "$SVC_REFUND_CURRENCY" >> "$REC"; cat >> "$REC"';
 const recorded = () => (existsSync(env.REC) ? readFileSync(env.REC, 'utf8').split('\n').filter(Boolean) : []);
-const jsonLines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 
 const placeOrders = (count: number) => placeFor(sandbox, count);
 const cancel = (orderId: string) => cancelOrder(sandbox, orderId);
@@ -91,6 +91,8 @@ describe('refunds due', () => {
       const event = (id: string) => ({ id, type: 'order.cancelled', occurredAt: '2026-11-21T10:00:00.000000Z', environment: 'production', data: { id: orderId, coinPrice: '12.5', currency: { name: 'Coins', symbol: 'C' }, reference: 'R-1', brandId: 'b' } });
       api.on('GET /events?limit=100', { body: { items: [event('e1'), event('e2')], nextCursor: 'c1' } });
       api.on('GET /events?after=c1&limit=100', { body: { items: [], nextCursor: 'c1' } });
+      // The reconciliation (refunds/gap.ts): the one cancelled order of this key is the one in the feed.
+      api.on('GET /reward-store-orders?status=CANCELLED&limit=100', { body: { items: [{ id: orderId, status: 'CANCELLED', coinPrice: '12.5' }], nextCursor: null } });
       const local = { ...env, SVC_BASE_URL: api.baseUrl };
       const result = await runInProcess(['refunds', 'due', '--ledger', LEDGER()], local);
       expect(result.exitCode).toBe(0);

@@ -5,7 +5,7 @@ import stringWidth from 'string-width';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cleanup.js';
 import { svc } from '../helpers/run.js';
-import { runAtTerminal } from '../helpers/tty.js';
+import { runAtTerminal } from '../helpers/run.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 
 let sandbox: InProcessSandbox;

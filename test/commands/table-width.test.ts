@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { startSandbox, type TestSandbox } from '../sandbox/helpers.js';
-import { runAtTerminal } from '../helpers/tty.js';
+import { runAtTerminal } from '../helpers/run.js';
 
 const WIDE = '日本語のキャンペーン🎁ÄÖÜ'.repeat(5);
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;

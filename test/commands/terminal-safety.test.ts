@@ -2,13 +2,12 @@
  * Terminal safety at the command layer: a server (here the API double) plants escape sequences in
  * every kind of text svc shows, and each must reach the terminal as visible escapes, never raw.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiDouble } from '../helpers/double.js';
-import { runInProcess } from '../helpers/run.js';
-import { runAtTerminal } from '../helpers/tty.js';
+import { ApiDouble, doubleEachTest } from '../helpers/double.js';
+import { runAtTerminal, runInProcess } from '../helpers/run.js';
 
 /** window title (OSC 0), clear screen, an OSC 8 hyperlink, BEL, C1 CSI, backspace and CR overwrite, bidi override */
 const HOSTILE = 'Evil\x1b]0;pwned\x07\x1b[2J\x1b]8;;http://x.test/\x1b\\link\x1b]8;;\x1b\\\u009b31m\bX\rY\u202eZ';
@@ -35,12 +34,9 @@ const me = {
 let api: ApiDouble;
 let env: Record<string, string>;
 
-beforeEach(async () => {
-  api = await new ApiDouble().start();
+doubleEachTest((double) => {
+  api = double;
   env = api.env('/nonexistent-svc-config');
-});
-afterEach(async () => {
-  await api.stop();
 });
 
 function lines(text: string): string[] {

@@ -1,7 +1,9 @@
 /**
  * bin/svc.js turns on Node's own compile cache where the runtime has one (Node 22.1+): a run with the
  * cache filled, with the cache off (NODE_DISABLE_COMPILE_CACHE), with damaged cache files, and with a
- * temp directory that cannot hold one, print exactly what a run without it prints. With --debug,
+ * cache home that cannot hold one, print exactly what a run without it prints. The cache is the user's
+ * (XDG_CACHE_HOME or ~/.cache), never the shared temp directory: a TMPDIR under /proc, where Node 22
+ * and 24's own recursive mkdir never returns, changes nothing. With --debug,
  * stack traces name the sources (source maps), whatever the cache.
  */
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -30,19 +32,19 @@ describe('compile cache', () => {
     expect(plain.exitCode).toBe(0);
     expect(JSON.parse(plain.stdout)).toEqual({ name: 'ci', baseUrl: profile.baseUrl, apiKey: 'svc_live_…1234', webhookSecret: false, storage: 'file', default: true });
     const cacheHome = tempDir();
-    const cache = join(cacheHome, 'node-compile-cache');
+    const cache = join(cacheHome, 'svc', 'compile-cache');
     const runs = await Promise.all([
-      svc(['profiles', 'ls'], env({ TMPDIR: cacheHome })),
-      svc(['profiles', 'ls'], env({ TMPDIR: join(configDir, 'no-such-dir', 'deeper') })),
-      svc(['profiles', 'ls'], env({ TMPDIR: join(configDir, 'config.json') })),
+      svc(['profiles', 'ls'], env({ XDG_CACHE_HOME: cacheHome, TMPDIR: '/proc/svc-no-such-dir' })),
+      svc(['profiles', 'ls'], env({ XDG_CACHE_HOME: join(configDir, 'no-such-dir', 'deeper'), TMPDIR: '/proc' })),
+      svc(['profiles', 'ls'], env({ XDG_CACHE_HOME: join(configDir, 'config.json') })),
     ]);
-    const again = await svc(['profiles', 'ls'], env({ TMPDIR: cacheHome }));
-    // Node's cache: written where Node puts it (<temp dir>/node-compile-cache), on runtimes that have one.
+    const again = await svc(['profiles', 'ls'], env({ XDG_CACHE_HOME: cacheHome }));
+    // Node's cache: written in the user's cache home (<XDG_CACHE_HOME>/svc/compile-cache), on runtimes that have one.
     const written = hasCompileCache ? filesBelow(cache) : [];
     expect(written.length > 0).toBe(hasCompileCache);
     // Damaged cache files are refused by Node (a checksum), and the run is the same.
     for (const file of written) writeFileSync(file, 'not code');
-    const damaged = await svc(['profiles', 'ls'], env({ TMPDIR: cacheHome }));
+    const damaged = await svc(['profiles', 'ls'], env({ XDG_CACHE_HOME: cacheHome }));
     for (const run of [...runs, again, damaged]) expect({ code: run.exitCode, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 0, stdout: plain.stdout, stderr: '' });
   });
 

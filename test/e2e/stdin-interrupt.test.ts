@@ -59,6 +59,7 @@ describe('Ctrl-C while reading standard input', () => {
     ['webhooks sign --payload-file -', ['webhooks', 'sign', '--payload-file', '-'], '{"id":'],
     ['verify-signature --payload-file -', ['verify-signature', '--header', 't=1,v1=00', '--payload-file', '-'], '{"id":'],
     ['api --data @-', ['api', 'POST', '/personal-links', '--data', '@-'], '{"fullName":'],
+    ['orders place --from-file -', ['orders', 'place', '--from-file', '-'], '{"storeId":'],
   ];
   it.concurrent.each(cases)('%s exits 130 at once, quietly', async (_name, args, partialInput) => {
     const result = await interruptWhileReading(args, partialInput);

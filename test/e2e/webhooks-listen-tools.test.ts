@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -138,8 +138,8 @@ describe('webhooks listen --save-dir --forward-to', () => {
     expect((await post(hostile, { 'svc-signature': signed(hostile) })).status).toBe(200);
     const anonymous = JSON.stringify({ type: 'ping', data: {} });
     expect((await post(anonymous, { 'svc-signature': signed(anonymous) })).status).toBe(200);
-    await until(() => stderr.some((line) => line.includes('escape')) && stderr.some((line) => / ping  ✓/.test(line)));
-    expect(stderr.find((line) => line.includes('escape'))).toMatch(new RegExp(`^${ISO}  \\.\\./\\.\\./escape/\\\\x1b\\[31mred  order\\.sent\\\\x1b\\]0;title\\\\x07  ✓ verified$`));
+    await until(() => stderr.some((line) => line.includes('escape/')) && stderr.some((line) => / ping  ✓/.test(line)));
+    expect(stderr.find((line) => line.includes('escape/'))).toMatch(new RegExp(`^${ISO}  \\.\\./\\.\\./escape/\\\\x1b\\[31mred  order\\.sent\\\\x1b\\]0;title\\\\x07  ✓ verified$`));
     expect(stderr.find((line) => / ping  ✓/.test(line))).toMatch(new RegExp(`^${ISO}  -  ping  ✓ verified$`));
     const files = savedFiles();
     expect(files).toContain('_.._escape___31mred.json');
@@ -217,7 +217,7 @@ describe('webhooks listen: credentials and browsers (Trust what svc reads)', () 
     expect(savedFiles()).toEqual(before);
   });
 
-  it('a link planted at a delivery file name: nothing written through it, answered 500, listen exits 2 naming the path', async () => {
+  it('a link planted at a delivery file name gets the next free name; a save that fails is said on its line; the listener goes on', async () => {
     const dir = join(tempConfigDir(), 'saved');
     mkdirSync(dir, { mode: 0o700 });
     const victim = join(tempConfigDir(), 'victim.txt');
@@ -235,13 +235,38 @@ describe('webhooks listen: credentials and browsers (Trust what svc reads)', () 
         if (match) resolve(match[1]);
       }),
     );
-    const body = JSON.stringify({ id: 'evt_link', type: 'order.sent', data: {} });
-    const reply = await fetch(ready, { method: 'POST', headers: { 'content-type': 'application/json', 'svc-signature': signed(body) }, body });
-    expect(reply.status).toBe(500);
-    expect(await exited).toBe(2);
-    expect(lines.at(-1)).toBe(`error: usage_error: ${join(dir, 'evt_link.json')} is a symbolic link; svc never writes through a link (nothing was written; replace the link with a regular file or remove it)`);
+    const deliver = (id: string) => {
+      const body = JSON.stringify({ id, type: 'order.sent', data: {} });
+      return fetch(ready, { method: 'POST', headers: { 'content-type': 'application/json', 'svc-signature': signed(body) }, body });
+    };
+    const waitLine = async (text: string) => {
+      const deadline = Date.now() + 5000;
+      while (!lines.some((line) => line.includes(text))) {
+        if (Date.now() > deadline) throw new Error(`timed out; stderr so far:\n${lines.join('\n')}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return lines.find((line) => line.includes(text))!;
+    };
+    const first = await deliver('evt_link');
+    expect([first.status, await first.json()]).toEqual([200, { received: true }]);
     expect(readFileSync(victim, 'utf8')).toBe('precious\n');
-    expect(readdirSync(dir)).toEqual(['evt_link.json']);
+    expect(readdirSync(dir).sort()).toEqual(['evt_link.2.json', 'evt_link.json']);
+    expect(JSON.parse(readFileSync(join(dir, 'evt_link.2.json'), 'utf8')).body).toBe(JSON.stringify({ id: 'evt_link', type: 'order.sent', data: {} }));
+    // The save directory gone (a file in its place): that delivery is answered 500 and said so; the next one, once it is back, is saved.
+    rmSync(dir, { recursive: true });
+    writeFileSync(dir, '');
+    const failed = await deliver('evt_unsaved');
+    expect([failed.status, await failed.json()]).toEqual([500, { error: 'not_saved', detail: 'the receiver could not save the delivery; deliver it again' }]);
+    expect(await waitLine('evt_unsaved')).toMatch(new RegExp(`^${ISO}  evt_unsaved  order\\.sent  ✓ verified  ✗ not saved: ENOTDIR: not a directory, open '${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/evt_unsaved\\.json'$`));
+    rmSync(dir);
+    mkdirSync(dir, { mode: 0o700 });
+    const after = await deliver('evt_after_failure');
+    expect(after.status).toBe(200);
+    expect(readdirSync(dir)).toEqual(['evt_after_failure.json']);
+    expect(listener.exitCode).toBe(null);
+    listener.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(lines.some((line) => line.startsWith('error:'))).toBe(false);
   });
 });
 

@@ -1,8 +1,8 @@
-/** Runs svc's main() in-process with captured streams: fast command tests without a build. */
-import { PassThrough } from 'node:stream';
+/** Runs svc's main() in-process on a test terminal (helpers/terminal.ts): fast command tests without a build. */
 import { main } from '../../src/cli.js';
-import type { IOStreams } from '../../src/core/io.js';
+import type { Dependencies } from '../../src/app/context.js';
 import { tempDir } from './cleanup.js';
+import { testTerminal, type TerminalOptions } from './terminal.js';
 
 export interface InProcessResult {
   exitCode: number;
@@ -10,20 +10,22 @@ export interface InProcessResult {
   stderr: string;
 }
 
-export async function runInProcess(argv: string[], env: Record<string, string | undefined>, input = ''): Promise<InProcessResult> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const stdin = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk) => (out += chunk));
-  stderr.on('data', (chunk) => (err += chunk));
-  stdin.end(input);
-  const streams = { stdin, stdout, stderr, env: { NO_COLOR: '1', ...env } } as unknown as IOStreams;
-  const exitCode = await main(argv, streams);
-  // PassThrough emits 'data' asynchronously: let it deliver everything written before returning.
-  await new Promise((resolve) => setImmediate(resolve));
-  return { exitCode, stdout: out, stderr: err };
+/** `svc argv…` on this terminal; `deps` stand in for the keyring, prompts or API client. */
+export async function runOn(terminalOptions: TerminalOptions, argv: string[], deps?: Dependencies): Promise<InProcessResult> {
+  const terminal = testTerminal(terminalOptions);
+  const exitCode = await main(argv, terminal.streams, deps);
+  await terminal.settled();
+  return { exitCode, stdout: terminal.stdout, stderr: terminal.stderr };
+}
+
+/** `svc argv…` in pipes, stdin holding `input`. */
+export function runInProcess(argv: string[], env: Record<string, string | undefined>, input = '', deps?: Dependencies): Promise<InProcessResult> {
+  return runOn({ env, input }, argv, deps);
+}
+
+/** `svc argv…` as if stdout and stderr were a terminal of this width (stdin an empty pipe). */
+export function runAtTerminal(argv: string[], env: Record<string, string | undefined>, columns = 80, deps?: Dependencies): Promise<InProcessResult> {
+  return runOn({ tty: { stdout: true, stderr: true }, columns, env, input: '' }, argv, deps);
 }
 
 /**

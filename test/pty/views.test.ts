@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/cleanup.js';
 import { startTerminal } from '../helpers/pty.js';
-import { runAtTerminal } from '../helpers/tty.js';
+import { runAtTerminal } from '../helpers/run.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 import { placeOrders } from '../helpers/orders.js';
 import { runInProcess } from '../helpers/run.js';
@@ -70,7 +70,7 @@ describe.concurrent('views on a real terminal', () => {
       const screen = (await terminal.screen()).filter((line) => line !== '');
       const expected = (await runAtTerminal(['events', 'stats'], env, size.columns)).stdout.trimEnd().split('\n').filter((line) => line !== '');
       // The header names the minute the range starts, which may have moved on between the two runs.
-      expect(screen[0]).toMatch(/^\d+ events per 1h · \d{4}-\d\d-\d\d \d\d:\d\d → \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+      expect(screen[0]).toMatch(/^\d+ events per hour, \d{4}-\d\d-\d\d \d\d:\d\d( – \d{4}-\d\d-\d\d |–)\d\d:\d\d UTC/);
       expect(screen.slice(1)).toEqual([...expected.slice(1), 'EXIT=0']);
       expect(screen.some((line) => line.startsWith('personal_link.created '))).toBe(true);
       expect(screen.some((line) => line.startsWith('all types '))).toBe(true);
@@ -194,5 +194,27 @@ describe.concurrent('views on a real terminal', () => {
     expect(screen[0]).toBe(url.replace(/^/, 'Ready: '));
     expect(screen.filter((line) => line.includes('evt-1'))).toHaveLength(1);
     expect(screen.filter((line) => line.includes('order.sent'))).toHaveLength(1);
+  });
+
+  it('webhooks listen at 80 columns: every delivery line keeps its event id whole, verified, duplicate or refused', async () => {
+    const secret = 'b'.repeat(64);
+    const terminal = await startTerminal(['webhooks', 'listen', '--port', '0'], { ...env, SVC_WEBHOOK_SECRET: secret }, { columns: 80, rows: 24 });
+    const url = /Ready: (\S+)/.exec(await terminal.waitFor(/Ready: http:\/\/127\.0\.0\.1:\d+\/webhooks/))![1];
+    const ids = ['6484af50-0160-48ce-8272-39f15e6d84c4', '0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11'];
+    const send = async (id: string, signed: boolean) => {
+      const body = JSON.stringify({ id, type: 'personal_link.cancelled', occurredAt: '2026-11-24T10:00:00.000000Z', environment: 'production', data: { id: 'l-1', status: 'CANCELLED' } });
+      const t = Math.floor(Date.now() / 1000);
+      const signature = createHmac('sha256', signed ? secret : 'c'.repeat(64)).update(`${t}.${body}`).digest('hex');
+      return (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'svc-signature': `t=${t},v1=${signature}` }, body })).status;
+    };
+    expect([await send(ids[0], true), await send(ids[0], true), await send(ids[1], false)]).toEqual([200, 200, 400]);
+    await terminal.waitFor(`${ids[1]}  ✗`);
+    const screen = (await terminal.screen()).filter((line) => line !== '');
+    const lines = screen.filter((line) => ids.some((id) => line.includes(id)));
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d  ${ids[0]}  personal_link\\.cancelled  ✓$`));
+    expect(lines[1]).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d  ${ids[0]}  personal_link\\.canc…  ✓ duplicate$`));
+    expect(lines[2]).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d  ${ids[1]}  ✗ no_matching_signature: `));
+    expect(Math.max(...screen.map((line) => line.length))).toBeLessThanOrEqual(80);
   });
 });

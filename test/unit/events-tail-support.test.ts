@@ -1,7 +1,6 @@
 /** Pieces of `events tail` and `inspect`: lines that fit, filters, liveness of the feed, bounded forwarding. */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
 import { Chalk } from 'chalk';
 import stringWidth from 'string-width';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,7 +11,8 @@ import { Forwarder, forwardNote, forwardUrl } from '../../src/features/events/fo
 import { EventRenderer, eventLayout, fit } from '../../src/features/events/render.js';
 import { eventFilter } from '../../src/features/events/select.js';
 import { ApiError, UnavailableError } from '../../src/core/errors.js';
-import { IO, type IOStreams } from '../../src/core/io.js';
+import { IO } from '../../src/core/io.js';
+import { testTerminal } from '../helpers/terminal.js';
 import { Output } from '../../src/core/output.js';
 
 const LINK = '0b7c2f0e-1d8e-4c8e-9a59-3f1f5b0c2d11';
@@ -28,11 +28,8 @@ const linkEvent = (type: string, occurredAt: string, data: Record<string, unknow
 });
 
 function terminal(columns: number) {
-  let text = '';
-  const stdout = Object.assign(new PassThrough(), { isTTY: true, columns });
-  stdout.on('data', (chunk) => (text += chunk));
-  const streams = { stdin: new PassThrough(), stdout, stderr: new PassThrough(), env: { NO_COLOR: '1' } } as unknown as IOStreams;
-  return { output: new Output(new IO(streams), 'table', Chalk), text: async () => (await new Promise((resolve) => setImmediate(resolve)), text) };
+  const screen = testTerminal({ tty: { stdout: true }, columns });
+  return { output: new Output(new IO(screen.streams), 'table', Chalk), text: async () => (await screen.settled(), screen.stdout) };
 }
 
 describe('event lines', () => {
@@ -152,11 +149,14 @@ describe('feed liveness', () => {
   it('one status line for an outage, however many polls fail, and one when it ends', async () => {
     const down = new UnavailableError('connection refused');
     const script = outage([{ items: [], nextCursor: 'c' }, down, down, down, down, down, { items: [], nextCursor: 'c' }]);
-    const { out } = await collect(feed({ ...script, follow: true, intervalMs: 1000, signal: new AbortController().signal }), 3);
+    const clock = () => Date.parse('2026-11-21T03:00:00Z') + script.now();
+    const { out } = await collect(feed({ ...script, clock, follow: true, intervalMs: 1000, signal: new AbortController().signal }), 3);
+    // Down from the first failed poll (1 s after the catch-up) to the poll that succeeded: the failures' waits.
+    const downSeconds = Math.round(script.waits.slice(1, 6).reduce((sum, ms) => sum + ms, 0) / 1000);
     expect(out).toEqual([
       { kind: 'caught-up', cursor: 'c' },
-      { kind: 'status', level: 'warning', message: 'feed unavailable (connection refused); retrying with backoff' },
-      { kind: 'status', level: 'info', message: 'feed reachable again' },
+      { kind: 'status', level: 'warning', message: '03:00:01 UTC feed unavailable, retrying with backoff: connection refused' },
+      { kind: 'status', level: 'info', message: `${new Date(clock()).toISOString().slice(11, 19)} UTC feed reachable again after ${downSeconds}s (unavailable since 03:00:01 UTC)` },
     ]);
     // Each poll is one request (the feed is the retry loop), and the waits grow.
     expect(script.retries.every((retry) => retry === false)).toBe(true);
@@ -168,7 +168,7 @@ describe('feed liveness', () => {
     const script = outage([{ items: [], nextCursor: 'c' }, new ApiError({ status: 503, code: 'unavailable', detail: 'down' })]);
     const { out, error } = await collect(feed({ ...script, follow: true, intervalMs: 1000, giveUpAfterMs: 10_000, signal: new AbortController().signal }), 10);
     expect(out.map((element) => element.kind)).toEqual(['caught-up', 'status']);
-    expect(out[1]).toMatchObject({ message: 'feed unavailable (down); retrying with backoff, giving up after 10s without success' });
+    expect(out[1]).toMatchObject({ message: expect.stringMatching(/^\d\d:\d\d:\d\d UTC feed unavailable, retrying with backoff \(giving up after 10s without success\): down$/) });
     expect(error).toBeInstanceOf(UnavailableError);
     expect((error as UnavailableError).exitCode).toBe(5);
     expect((error as Error).message).toBe('no poll of the event feed succeeded for 10s (last: down); giving up as --give-up-after asks');

@@ -42,16 +42,20 @@ describe('feed', () => {
   it('waits longer after each failure, never more than 30 s, and says so once per outage', async () => {
     const waits: number[] = [];
     const { api, calls } = client([...Array.from({ length: 8 }, () => new UnavailableError('down')), { items: [], nextCursor: 'c' }]);
-    const elements = await take(feed({ client: api, follow: true, intervalMs: 1000, signal, sleep: async (ms) => void waits.push(ms) }), 3);
+    // The wall clock moves only when the feed sleeps: the outage lasts exactly its waits.
+    const clock = () => Date.parse('2026-11-21T03:04:05Z') + waits.reduce((sum, ms) => sum + ms, 0);
+    const elements = await take(feed({ client: api, follow: true, intervalMs: 1000, signal, clock, sleep: async (ms) => void waits.push(ms) }), 3);
     expect(calls).toHaveLength(9);
     expect(waits).toHaveLength(8);
     for (let i = 1; i < 6; i++) expect(waits[i]).toBeGreaterThanOrEqual(waits[i - 1] / 2);
     // From the seventh failure on, even the shortest jittered back-off is past the cap.
     expect(waits.slice(6, 8)).toEqual([30_000, 30_000]);
     expect(Math.max(...waits)).toBe(30_000);
+    const down = Math.round(waits.reduce((sum, ms) => sum + ms, 0) / 1000);
+    const back = new Date(clock()).toISOString().slice(11, 19);
     expect(elements).toEqual([
-      { kind: 'status', level: 'warning', message: 'feed unavailable (down); retrying with backoff' },
-      { kind: 'status', level: 'info', message: 'feed reachable again' },
+      { kind: 'status', level: 'warning', message: '03:04:05 UTC feed unavailable, retrying with backoff: down' },
+      { kind: 'status', level: 'info', message: `${back} UTC feed reachable again after ${Math.floor(down / 60)}m ${down % 60}s (unavailable since 03:04:05 UTC)` },
       { kind: 'caught-up', cursor: 'c' },
     ]);
   });

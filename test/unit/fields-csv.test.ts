@@ -1,18 +1,15 @@
-import { PassThrough } from 'node:stream';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { defaultColumns, fieldPaths } from '../../src/api/resource-fields.js';
 import { parseFieldList, project, valueAt } from '../../src/core/field-paths.js';
-import { IO, type IOStreams } from '../../src/core/io.js';
+import { IO } from '../../src/core/io.js';
 import { Output, csvCell, type Format } from '../../src/core/output.js';
+import { testTerminal } from '../helpers/terminal.js';
 
 function output(format: Format, fields?: string[], tty = false) {
-  let stdout = '';
-  const out = Object.assign(new PassThrough(), { isTTY: tty });
-  out.on('data', (chunk) => (stdout += chunk));
-  const streams = { stdin: new PassThrough(), stdout: out, stderr: new PassThrough(), env: { NO_COLOR: '1' } } as unknown as IOStreams;
-  const result = new Output(new IO(streams), format, Chalk, fields);
-  return { output: result, text: async () => (await new Promise((resolve) => setImmediate(resolve)), stdout) };
+  const terminal = testTerminal({ tty: { stdout: tty } });
+  const result = new Output(new IO(terminal.streams), format, Chalk, fields);
+  return { output: result, text: async () => (await terminal.settled(), terminal.stdout) };
 }
 
 const order = (id: string, name: string, reference: string) => ({ id, reference, status: 'SENT', coinPrice: '1100', currency: { name, symbol: '★' }, shipment: null });

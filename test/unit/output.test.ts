@@ -3,10 +3,10 @@
  * array, valid even when a later page fails), tables for people, "No … found." and the next-page hint
  * on stderr only, colour only when allowed. Table layout (widths, borders) is the table library's.
  */
-import { PassThrough } from 'node:stream';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { IO, type IOStreams } from '../../src/core/io.js';
+import { IO } from '../../src/core/io.js';
+import { testTerminal } from '../helpers/terminal.js';
 import { FORMATS, Output, shortId, type Format } from '../../src/core/output.js';
 
 interface Captured {
@@ -16,15 +16,9 @@ interface Captured {
 }
 
 function capture(format: Format, { tty = false, env = {} as Record<string, string> } = {}): Captured {
-  let out = '';
-  let err = '';
-  const stream = (sink: (text: string) => void) => {
-    const pass = Object.assign(new PassThrough(), { isTTY: tty });
-    pass.on('data', (chunk) => sink(String(chunk)));
-    return pass;
-  };
-  const streams = { stdin: new PassThrough(), stdout: stream((t) => (out += t)), stderr: stream((t) => (err += t)), env } as unknown as IOStreams;
-  return { output: new Output(new IO(streams), format, Chalk), stdout: () => out, stderr: () => err };
+  // Colour is what these tests look at: NO_COLOR only where a test sets it.
+  const terminal = testTerminal({ tty: { stdout: tty, stderr: tty }, env: { NO_COLOR: undefined, ...env } });
+  return { output: new Output(new IO(terminal.streams), format, Chalk), stdout: () => terminal.stdout, stderr: () => terminal.stderr };
 }
 
 /** PassThrough delivers 'data' asynchronously. */

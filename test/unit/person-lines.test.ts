@@ -13,9 +13,29 @@ const at = '2026-11-24T16:16:43.948Z';
 const id = '6484af50-0160-48ce-8272-39f15e6d84c4';
 
 describe('webhooks listen: one line per delivery', () => {
-  it('at 80 columns the event id gives way; time, whole type and verdict stay', () => {
+  it('at 80 columns the event id stays whole: the time gives way to HH:MM:SS (UTC), then "verified" to ✓', () => {
     const line = deliveryLine(plain, at, id, 'personal_link.cancelled', { ok: true, status: 200 }, 80);
-    expect(line).toBe('2026-11-24T16:16:43.948Z  personal_link.cancelled  ✓ verified');
+    expect(line).toBe(`16:16:43  ${id}  personal_link.cancelled  ✓`);
+  });
+
+  it('at 80 columns a duplicate keeps its id and the word duplicate; the type shrinks with …', () => {
+    const line = deliveryLine(plain, at, id, 'personal_link.cancelled', { ok: true, status: 200, duplicate: true }, 80);
+    expect(line).toBe(`16:16:43  ${id}  personal_link.canc…  ✓ duplicate`);
+    expect(line).toHaveLength(80);
+  });
+
+  it('a delivery that could not be saved says so on its line, the id whole at 80 columns', () => {
+    const verdict = { ok: true, status: 200, notSaved: "EACCES: permission denied, open '/d/evt.json'" };
+    expect(deliveryLine(plain, at, id, 'personal_link.cancelled', verdict)).toBe(`${at}  ${id}  personal_link.cancelled  ✓ verified  ✗ not saved: EACCES: permission denied, open '/d/evt.json'`);
+    const line = deliveryLine(plain, at, id, 'personal_link.cancelled', verdict, 80);
+    expect(line).toBe(`16:16:43  ${id}  pers…  ✓  ✗ not saved: EACCES: …`);
+    expect(line).toHaveLength(80);
+  });
+
+  it('only an id wider than the terminal is cut', () => {
+    const line = deliveryLine(plain, at, 'e'.repeat(100), 'ping', { ok: true, status: 200 }, 80);
+    expect(line).toBe(`16:16:43  ${'e'.repeat(60)}…  ping  ✓`);
+    expect(line).toHaveLength(80);
   });
 
   it('where it fits (200 columns, or no terminal) the id is shown', () => {
@@ -24,10 +44,10 @@ describe('webhooks listen: one line per delivery', () => {
     expect(deliveryLine(plain, at, id, 'personal_link.cancelled', { ok: true, status: 200 })).toBe(whole);
   });
 
-  it("a refusal's detail shrinks with … to the width", () => {
+  it("a refusal keeps its id whole; the type its body claims goes, and the detail shrinks with … to the width", () => {
     const verdict = { ok: false, status: 400, error: 'no_matching_signature', detail: 'no v1 signature matches this body with the webhook secret; was the secret rotated?' };
     const line = deliveryLine(plain, at, id, 'order.sent', verdict, 80);
-    expect(line).toBe('2026-11-24T16:16:43.948Z  order.sent  ✗ no_matching_signature: no v1 signature …');
+    expect(line).toBe(`16:16:43  ${id}  ✗ no_matching_signature: no v1 …`);
     expect(line).toHaveLength(80);
   });
 });

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { GlobalOptions } from '../../src/app/context.js';
 import type { ArgsOf, OptionsOf, VerbModule } from '../../src/app/verb.js';
 import type * as cancel from '../../src/commands/links/cancel.js';
 import type * as replay from '../../src/commands/webhooks/replay.js';
@@ -30,6 +31,7 @@ interface Verbs {
   links_get: typeof import('../../src/commands/links/get.js');
   links_ls: typeof import('../../src/commands/links/ls.js');
   login: typeof import('../../src/commands/login.js');
+  mcp: typeof import('../../src/commands/mcp.js');
   me: typeof import('../../src/commands/me.js');
   orders_get: typeof import('../../src/commands/orders/get.js');
   orders_ls: typeof import('../../src/commands/orders/ls.js');
@@ -67,6 +69,12 @@ describe('a verb\'s options and arguments are typed from its declaration', () =>
     expectTypeOf<OptionsOf<typeof linksLs.declare>['all']>().toEqualTypeOf<true | undefined>();
   });
 
+  it('the global options are typed the same way, from their declaration (src/app/globals.ts)', () => {
+    expectTypeOf<GlobalOptions['output']>().toEqualTypeOf<'table' | 'json' | 'jsonl' | 'csv' | undefined>();
+    expectTypeOf<GlobalOptions['color']>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<GlobalOptions['timeout']>().toEqualTypeOf<string | undefined>();
+  });
+
   it('a flag the verb does not declare is a type error', () => {
     const opts: OptionsOf<typeof cancel.declare> = { reason: 'duplicate' };
     // @ts-expect-error links cancel declares --reason, not --why
@@ -90,7 +98,7 @@ describe('each verb module', () => {
     .sort();
 
   it('is listed above for the type-level check', () => {
-    const listed: (keyof Verbs)[] = ['api', 'campaigns_ls', 'complete', 'completion', 'doctor', 'events_stats', 'events_tail', 'inspect', 'links_cancel', 'links_create', 'links_get', 'links_ls', 'login', 'me', 'orders_get', 'orders_ls', 'orders_place', 'profiles_ls', 'profiles_rm', 'profiles_use', 'refunds_due', 'refunds_ls', 'refunds_mark', 'refunds_run', 'sandbox', 'stores_ls', 'stores_show', 'trigger', 'verify_signature', 'webhooks_listen', 'webhooks_replay', 'webhooks_sign', 'webhooks_test'];
+    const listed: (keyof Verbs)[] = ['api', 'campaigns_ls', 'complete', 'completion', 'doctor', 'events_stats', 'events_tail', 'inspect', 'links_cancel', 'links_create', 'links_get', 'links_ls', 'login', 'mcp', 'me', 'orders_get', 'orders_ls', 'orders_place', 'profiles_ls', 'profiles_rm', 'profiles_use', 'refunds_due', 'refunds_ls', 'refunds_mark', 'refunds_run', 'sandbox', 'stores_ls', 'stores_show', 'trigger', 'verify_signature', 'webhooks_listen', 'webhooks_replay', 'webhooks_sign', 'webhooks_test'];
     expect(files.map((file) => file.replace(/\.ts$/, '').replace(/[/-]/g, '_'))).toEqual(listed);
   });
 

@@ -69,16 +69,15 @@ export function renderChart(output: Output, stats: Stats): string {
   };
   const chartWidth = cells * cellWidth;
 
-  const minute = (micros: number) => formatMicros(micros).slice(0, 16).replace('T', ' ');
-  const span = `${minute(Math.max(stats.sinceMicros, stats.firstBucket * stats.bucketMicros))} → ${minute((stats.lastBucket + 1) * stats.bucketMicros)} UTC`;
-  // The header's parts, as many as fit: counts and bucket, the span, how bars are scaled.
+  // The header says the window and the bucket in words: "12 events per hour, 2026-11-21 19:00–23:00 UTC".
+  const start = Math.max(stats.sinceMicros, stats.firstBucket * stats.bucketMicros);
   const parts = [
-    `${thousands(grand)} event${grand === 1 ? '' : 's'} per ${group > 1 ? `${group} × ${stats.bucketLabel}` : stats.bucketLabel}`,
-    span,
-    'each row scaled to its peak',
+    `${thousands(grand)} event${grand === 1 ? '' : 's'} per ${durationWords(cellMicros)}`,
+    `, ${windowWords(start, (stats.lastBucket + 1) * stats.bucketMicros)}`,
+    ' · each row scaled to its peak',
   ];
   let header = parts[0];
-  for (const part of parts.slice(1)) if (stringWidth(`${header} · ${part}`) <= width) header = `${header} · ${part}`;
+  for (const part of parts.slice(1)) if (stringWidth(`${header}${part}`) <= width) header = `${header}${part}`;
   const lines = [chalk.bold(truncate(terminalSafeLine(header), width)), ''];
   lines.push(`${' '.repeat(labelWidth)}  ${' '.repeat(chartWidth)}  ${chalk.bold('total'.padStart(totalWidth))}`.trimEnd());
   shownRows.forEach((row, index) => {
@@ -127,6 +126,22 @@ function axis(stats: Stats, cells: number, cellWidth: number, cellMicros: number
 }
 
 const DAY = 86_400_000_000;
+
+/** A bucket's width in words: `hour`, `5 minutes`, `day`, `90 seconds`. */
+export function durationWords(micros: number): string {
+  const seconds = Math.round(micros / 1_000_000);
+  for (const [unit, size] of [['day', 86_400], ['hour', 3_600], ['minute', 60]] as const) {
+    if (seconds % size === 0) return seconds === size ? unit : `${seconds / size} ${unit}s`;
+  }
+  return seconds === 1 ? 'second' : `${seconds} seconds`;
+}
+
+/** A time window in words, to the minute, UTC: `2026-11-21 19:00–23:00 UTC`, or both dates when it spans days. */
+export function windowWords(fromMicros: number, toMicros: number): string {
+  const [fromDay, fromTime] = formatMicros(fromMicros).slice(0, 16).split('T');
+  const [toDay, toTime] = formatMicros(toMicros).slice(0, 16).split('T');
+  return fromDay === toDay ? `${fromDay} ${fromTime}–${toTime} UTC` : `${fromDay} ${fromTime} – ${toDay} ${toTime} UTC`;
+}
 
 function clock(stats: Stats, bucket: number): string {
   return clockAt(bucket * stats.bucketMicros, stats.bucketMicros);

@@ -15,9 +15,10 @@
  */
 import type { Context } from '../../app/context.js';
 import type { OptionsOf } from '../../app/verb.js';
-import { isOutputClosed } from '../../core/abort.js';
+import { isOutputClosed, stopReason } from '../../core/abort.js';
 import { API_LIMITS } from '../../api/types.js';
 import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core/errors.js';
+import { truncate } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { resolveWebhookSecret } from '../../features/webhook-secret.js';
 import { parseSince } from '../../core/time.js';
@@ -31,6 +32,7 @@ import { EventRenderer } from '../../features/events/render.js';
 import { RingBuffer, eventFilter, warnUnknownTypes } from '../../features/events/select.js';
 import { nextPageCommand } from '../../features/list.js';
 import { namesFor } from '../../features/names.js';
+import { profileKeyRenewal } from '../../features/profile-key.js';
 import type { Command } from '@commander-js/extra-typings';
 import { collect, examples, fieldsOption } from '../declare.js';
 
@@ -142,10 +144,15 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   await renderer.begin();
   try {
     const giveUpAfterMs = giveUpAfterSeconds === undefined ? undefined : giveUpAfterSeconds * 1000;
-    for await (const element of feed({ client, after, limit, follow: Boolean(opts.follow), intervalMs, giveUpAfterMs, signal: ctx.signal })) {
+    // --follow outlives a sandbox restart: a refused key is read again from the profile (and said so).
+    const renewKey = opts.follow && profile.apiKey ? profileKeyRenewal(ctx, profile, profile.apiKey) : undefined;
+    for await (const element of feed({ client, after, limit, follow: Boolean(opts.follow), intervalMs, giveUpAfterMs, signal: ctx.signal, renewKey })) {
       if (element.kind === 'status') {
-        const message = terminalSafeLine(element.message);
-        ctx.io.info(element.level === 'warning' ? output.chalk.yellow(`… ${message}`) : `… ${message}`);
+        // A person's terminal gets the line fitted to its width (a pipe gets it whole).
+        const width = ctx.io.stderrWidth();
+        const message = terminalSafeLine(`… ${element.message}`);
+        const line = width === undefined ? message : truncate(message, width);
+        ctx.io.info(element.level === 'warning' ? output.chalk.yellow(line) : line);
       } else if (element.kind === 'page') {
         const shown = element.events.filter((item) => shows(item.event));
         // -n: the catch-up is only remembered; it is shown, and its cursor saved, once caught up.
@@ -172,7 +179,7 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
     }
   } catch (error) {
     // The reader went away (`| head`): the page in flight keeps its old cursor; nothing to report.
-    if (isOutputClosed(error)) return ExitCode.ok;
+    if (isOutputClosed(error) || stopReason(ctx.signal) === 'output-closed') return ExitCode.ok;
     if (opts.resume && isRefusedStartCursor(error)) {
       throw explainRefusedCursor(error, `the saved cursor of profile ${profile.name}`, nextPageCommand('svc events tail --resume --from-start', ctx.givenGlobals, {}));
     }

@@ -8,20 +8,21 @@ import type { OptionsOf } from '../../app/verb.js';
 import { ExitCode, InterruptedError } from '../../core/errors.js';
 import type { Output } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
-import { Ledger, ledgerPlace, readRefundCursor, refundCursorRefused } from '../../features/refunds/ledger.js';
+import { Ledger, ledgerPlace, readRefundCursor, readRefundCursorEventAt, refundCursorRefused } from '../../features/refunds/ledger.js';
 import { currencyName, totalsByCurrency, type Refund } from '../../features/refunds/refund.js';
 import { isRefusedStartCursor } from '../../features/events/feed.js';
 import { dueRefunds } from '../../features/refunds/source.js';
 import { Names, namesFor } from '../../features/names.js';
 import type { Command } from '@commander-js/extra-typings';
 import { examples } from '../declare.js';
+import { GAP_HELP, reportGap } from './gap-report.js';
 import { ledgerOption } from './ledger-option.js';
 
 export function declare(command: Command) {
   return ledgerOption(command)
     .description('list cancelled orders not yet refunded, from the refund cursor; moves nothing')
     .option('--from-start', 'read the whole feed, not from the refund cursor (the ledger still holds)')
-    .addHelpText('after', examples('svc refunds due', 'svc refunds due --from-start -o jsonl | jq -r .orderId'));
+    .addHelpText('after', `\n${GAP_HELP}\n${examples('svc refunds due', 'svc refunds due --from-start -o jsonl | jq -r .orderId')}`);
 }
 
 export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<number | void> {
@@ -34,8 +35,9 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   const output = await ctx.output();
   const array = output.format === 'json' ? output.jsonArray() : undefined;
   const forTable: Refund[] = [];
+  const seen = new Set<string>();
   try {
-    for await (const element of dueRefunds({ client, ledger, after, follow: false, intervalMs: 0, signal: ctx.signal })) {
+    for await (const element of dueRefunds({ client, ledger, after, follow: false, intervalMs: 0, signal: ctx.signal, seen })) {
       if (element.kind !== 'page') continue;
       if (output.format === 'jsonl') {
         if (element.refunds.length > 0) await output.io.write(element.refunds.map((refund) => `${output.json(refund)}\n`).join(''));
@@ -52,9 +54,13 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   } finally {
     await array?.close().catch(() => undefined);
   }
-  if (output.format !== 'table') return;
-  if (forTable.length === 0) ctx.io.info('No refunds due.');
-  else await output.io.write(await dueTable(output, forTable, await namesFor(client, ctx.signal)));
+  if (output.format === 'table') {
+    if (forTable.length === 0) ctx.io.info('No refunds due.');
+    else await output.io.write(await dueTable(output, forTable, await namesFor(client, ctx.signal)));
+  }
+  const cursorEventAt = after === undefined ? undefined : await readRefundCursorEventAt(place);
+  const gap = await reportGap(ctx, { client, ledger, seen, cursor: after, cursorEventAt });
+  return gap.unknown.length > 0 ? ExitCode.refused : undefined;
 }
 
 /** The table a person reads: one row per refund, then one total per currency (exact decimals). */

@@ -13,13 +13,14 @@ import { terminalSafeLine } from '../../core/sanitize.js';
 import * as validate from '../../core/validate.js';
 import { execRefund } from '../../features/refunds/exec.js';
 import { unpayable } from '../../features/refunds/refund.js';
-import { Ledger, ledgerPlace, readRefundCursor, refundCursorRefused, writeRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
+import { Ledger, ledgerPlace, readRefundCursor, readRefundCursorEventAt, refundCursorRefused, writeRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
 import { acquireLedgerLock } from '../../features/refunds/lock.js';
 import { currencyName } from '../../features/refunds/refund.js';
 import { isRefusedStartCursor } from '../../features/events/feed.js';
 import { dueRefunds } from '../../features/refunds/source.js';
 import type { Command } from '@commander-js/extra-typings';
 import { dryRunOption, examples } from '../declare.js';
+import { GAP_HELP, reportGap } from './gap-report.js';
 import { ledgerOption } from './ledger-option.js';
 
 export type RunOptions = OptionsOf<typeof declare>;
@@ -50,6 +51,7 @@ export function declare(command: Command) {
     .addOption(dryRunOption('print the refunds it would pay (as refunds due does); run no CMD, record nothing'))
     .addHelpText(
       'after',
+      `\n${GAP_HELP} With --follow the check runs once, at the first catch-up.\n` +
       examples(
         'svc refunds run --exec ./refund.sh',
         'svc refunds run --from-start --exec ./refund.sh        # the refund cursor was refused (a restarted sandbox)',
@@ -79,6 +81,10 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   let paid = 0;
   let savedCursor: string | undefined;
   let after: string | undefined;
+  let lastEventAt: string | undefined;
+  let unknown = 0;
+  let reconciled = false;
+  const seen = new Set<string>();
   try {
     // Read under the lock: what an earlier runner recorded is seen before anything is paid.
     await ledger.refresh();
@@ -86,7 +92,9 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
     after = opts.fromStart ? undefined : await readRefundCursor(place, warn);
     if (opts.fromStart) warn('note: --from-start: reading the feed from its oldest event; the ledger still holds, so nothing is paid twice');
     savedCursor = after;
-    for await (const element of dueRefunds({ client, ledger, after, follow: Boolean(opts.follow), intervalMs, signal: ctx.signal })) {
+    const cursorEventAt = after === undefined ? undefined : await readRefundCursorEventAt(place);
+    lastEventAt = cursorEventAt;
+    for await (const element of dueRefunds({ client, ledger, after, follow: Boolean(opts.follow), intervalMs, signal: ctx.signal, seen })) {
       if (element.kind === 'status') {
         warn(`… ${terminalSafeLine(element.message)}`);
         continue;
@@ -127,10 +135,21 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
           if (ctx.signal.aborted) throw new InterruptedError();
         }
       }
+      if (element.kind === 'page' && element.lastEventAt !== undefined) lastEventAt = element.lastEventAt;
       // Every refund up to this cursor is in the ledger, on disk: the cursor may pass them.
       if (element.cursor !== null && element.cursor !== savedCursor) {
-        await writeRefundCursor(place, element.cursor);
+        await writeRefundCursor(place, element.cursor, lastEventAt);
         savedCursor = element.cursor;
+      }
+      if (element.kind === 'caught-up' && !reconciled) {
+        reconciled = true;
+        const gap = await reportGap(ctx, { client, ledger, seen, cursor: after, cursorEventAt });
+        unknown = gap.unknown.length;
+        // The window is told once: what it hid is now in the reconciliation, which every run repeats.
+        const keptFrom = gap.keptFrom;
+        if (keptFrom !== undefined && savedCursor !== undefined && !(lastEventAt !== undefined && Date.parse(lastEventAt) >= Date.parse(keptFrom))) {
+          await writeRefundCursor(place, savedCursor, (lastEventAt = keptFrom));
+        }
       }
       if (element.kind === 'caught-up') {
         if (!opts.follow) warn(`${paid} ${paid === 1 ? 'refund' : 'refunds'} paid; ledger ${place.path}`);
@@ -149,6 +168,7 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
     await ledger.close();
     await lock.release();
   }
+  return unknown > 0 ? ExitCode.refused : undefined;
 
   async function report(entry: LedgerEntry): Promise<void> {
     if (output.format === 'jsonl') await output.io.write(`${output.json(entry)}\n`);

@@ -21,6 +21,7 @@ import { resolveWebhookSecret } from '../../features/webhook-secret.js';
 import { EventRenderer } from '../../features/events/render.js';
 import { Receiver, serve } from '../../features/webhooks/receiver.js';
 import { Relay } from '../../features/webhooks/relay.js';
+import { Saver } from '../../features/webhooks/saver.js';
 import { Verifier } from '../../features/webhooks/verifier.js';
 import { registerWithSandbox } from './register.js';
 import * as validate from '../../core/validate.js';
@@ -33,7 +34,7 @@ export function declare(command: Command) {
     .description('run a local receiver that verifies and prints each delivery')
     .option('--port <port>', 'port to listen on (default 4242; 0 picks a free one)')
     .option('--path <path>', 'path to accept deliveries on (default /webhooks)')
-    .option('--save-dir <dir>', 'write each delivery (receivedAt, headers, raw body, verdict) to DIR/<event id>.json; a repeated id gets <id>.2.json, never overwritten')
+    .option('--save-dir <dir>', 'write each delivery (receivedAt, headers, raw body, verdict) to DIR/<event id>.json; a taken name (a repeated id, a file or link already there) gets <id>.2.json, …: nothing is overwritten or written through a link')
     .option('--forward-to <url>', 'relay verified deliveries unchanged (body and signature headers) to this URL; http:// only to loopback')
     .option('--no-register', "against a local sandbox: leave the key's webhook URL alone (by default it is set to this listener's and put back when it stops)")
     .addHelpText(
@@ -69,7 +70,8 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   // the event table on stdout is for when stdout goes elsewhere (a file, a pipe gets JSON lines).
   const linesOnly = output.format === 'table' && ctx.io.sharesTerminal();
   const forwarder = forwardTo ? new Relay(forwardTo, ctx.signal, ctx.proxy()) : undefined;
-  const receiver = new Receiver({ ctx, path, saveDir, verifier, renderer, linesOnly, forwarder });
+  const saver = saveDir === undefined ? undefined : new Saver(saveDir);
+  const receiver = new Receiver({ ctx, path, saver, verifier, renderer, linesOnly, forwarder });
   const server = await serve(receiver, port);
   const url = `http://127.0.0.1:${server.port}${path}`;
   ctx.io.info(`Ready: ${url}`);
@@ -86,6 +88,5 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   await receiver.settled();
   await forwarder?.close();
   await renderer.end();
-  if (receiver.fatal) throw receiver.fatal;
   return ExitCode.interrupted;
 }

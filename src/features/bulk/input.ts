@@ -1,14 +1,19 @@
 /**
  * Rows of a bulk file, streamed: CSV with a header row (RFC 4180: quoted fields, embedded commas,
- * quotes and line breaks) or JSON lines. The format is told by the first character
- * that is not white space: `{` means JSON lines. Rows are numbered from 1 in data order (the CSV
- * header and blank lines do not count). A row that cannot be read is yielded with an error and the
- * rest go on.
+ * quotes and line breaks; each record's cells read by csv-parse) or JSON lines. The format is told
+ * by the first character that is not white space: `{` means JSON lines. Rows are numbered from 1 in
+ * data order (the CSV header and blank lines do not count), and each knows the file line it starts
+ * on. A row that cannot be read is yielded with an error and the rest go on.
+ *
+ * Input is UTF-8 (a BOM allowed), decoded strictly: a record that is not valid UTF-8 is a failed row
+ * naming the line and column of the first bad byte, never a mangled value sent.
  *
  * Hostile input costs linear time and flat memory: records are cut from the bytes as they arrive
- * (each byte looked at once), and a line or CSV record over MAX_RECORD_BYTES is not kept at all —
- * its bytes are counted and dropped, and it becomes one failed row.
+ * (each byte looked at once, so a malformed record never shifts the ones after it — csv-parse alone
+ * cannot resynchronise after an error), and a line or CSV record over MAX_RECORD_BYTES is not kept
+ * at all — its bytes are counted and dropped, and it becomes one failed row.
  */
+import { parse as parseCsv, CsvError } from 'csv-parse/sync';
 import { UsageError } from '../../core/errors.js';
 
 export type Format = 'csv' | 'jsonl';
@@ -20,6 +25,9 @@ export interface SourceRow {
   /** why the row could not be read */
   error?: string;
 }
+
+/** A row and the line of the file it starts on (1 is the first line, the CSV header's). */
+export type NumberedRow = SourceRow & { line: number };
 
 /** The most a line (JSON lines) or record (CSV) may hold, line end not counted. */
 export const MAX_RECORD_BYTES = 1024 * 1024;
@@ -35,12 +43,17 @@ export const FIELD_PREFIX = 'field:';
 const KNOWN = [...VALUE_COLUMNS, `${FIELD_PREFIX}<id or label>`, 'idempotencyKey'].join(', ');
 
 /**
- * Reads rows from a byte stream in whichever format it holds. `source` names the input in a
- * header's usage error (the file's path, or "standard input").
+ * Reads rows from a byte stream in whichever format it holds, each with the file line it starts on.
+ * `source` names the input in a header's usage error (the file's path, or "standard input").
  */
-export async function* readRows(input: AsyncIterable<Buffer | string>, source = '--from-file'): AsyncGenerator<SourceRow> {
+export async function* readNumberedRows(input: AsyncIterable<Buffer | string>, source = '--from-file'): AsyncGenerator<NumberedRow> {
   const { format, chunks } = await detect(input);
   yield* format === 'jsonl' ? jsonRows(chunks) : csvRows(chunks, source);
+}
+
+/** The rows alone, without their file lines. */
+export async function* readRows(input: AsyncIterable<Buffer | string>, source = '--from-file'): AsyncGenerator<SourceRow> {
+  for await (const { line: _line, ...row } of readNumberedRows(input, source)) yield row;
 }
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -87,8 +100,11 @@ async function detect(input: AsyncIterable<Buffer | string>): Promise<{ format: 
   return { format: first === 0x7b /* { */ ? 'jsonl' : 'csv', chunks: chunks() };
 }
 
-/** One line or CSV record: its text (line end not included), or only its size when over the cap. */
-export type RawRecord = { text: string; unclosedQuote?: boolean } | { tooLong: number };
+/**
+ * One line or CSV record and the file line it starts on: its text (line end not included), only its
+ * size when over the cap, or where its first byte that is not UTF-8 is.
+ */
+export type RawRecord = { line: number } & ({ text: string; unclosedQuote?: boolean; tooLong?: undefined; notUtf8?: undefined } | { tooLong: number; notUtf8?: undefined } | { notUtf8: { line: number; column: number }; tooLong?: undefined });
 
 const LF = 0x0a;
 const QUOTE = 0x22;
@@ -101,6 +117,8 @@ const enum Csv {
   QuoteInQuoted,
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /**
  * Cuts a byte stream into lines (`csv: false`) or CSV records (`csv: true`: a line break inside a
  * quoted field does not end the record), in one pass. A record's bytes are kept only while it is
@@ -110,15 +128,21 @@ export async function* splitRecords(chunks: AsyncIterable<Buffer>, csv: boolean,
   let parts: Buffer[] = [];
   let size = 0;
   let state = Csv.FieldStart;
+  /** the file line the cursor is on, and the one the current record started on */
+  let line = 1;
+  let start = 1;
   const add = (piece: Buffer) => {
     if (size + piece.length <= maxBytes) parts.push(piece);
     else parts = [];
     size += piece.length;
+    // A line of JSON lines holds no line break; a CSV record may (inside quotes).
+    if (csv) for (let at = piece.indexOf(LF); at >= 0; at = piece.indexOf(LF, at + 1)) line++;
   };
   const take = (): RawRecord => {
-    const record: RawRecord = size > maxBytes ? { tooLong: size } : { text: Buffer.concat(parts, size).toString('utf8') };
+    const record = size > maxBytes ? { line: start, tooLong: size } : decode(Buffer.concat(parts, size), start);
     parts = [];
     size = 0;
+    start = ++line;
     return record;
   };
   for await (const chunk of chunks) {
@@ -157,21 +181,56 @@ export async function* splitRecords(chunks: AsyncIterable<Buffer>, csv: boolean,
   }
 }
 
+/** A record's bytes as text, or the line and column (in characters, from 1) of the first byte that is not UTF-8. */
+function decode(bytes: Buffer, line: number): RawRecord {
+  try {
+    return { line, text: strictUtf8.decode(bytes) };
+  } catch {
+    return { line, notUtf8: firstBadByte(bytes, line) };
+  }
+}
+
+/**
+ * Where the first byte that is not valid UTF-8 is. Node's lenient decoding puts U+FFFD there; one
+ * that the bytes really hold (EF BF BD) is passed over. Every character before it re-encodes to the
+ * same bytes, so byte offsets are counted as the text is walked.
+ */
+function firstBadByte(bytes: Buffer, line: number): { line: number; column: number } {
+  const text = bytes.toString('utf8');
+  let offset = 0;
+  let from = 0;
+  for (let at = text.indexOf('\uFFFD'); at >= 0; at = text.indexOf('\uFFFD', at + 1)) {
+    offset += Buffer.byteLength(text.slice(from, at));
+    from = at;
+    if (bytes[offset] === 0xef && bytes[offset + 1] === 0xbf && bytes[offset + 2] === 0xbd) continue;
+    const before = text.slice(0, at);
+    const lineStart = before.lastIndexOf('\n') + 1;
+    return { line: line + (before.match(/\n/g)?.length ?? 0), column: [...before.slice(lineStart)].length + 1 };
+  }
+  return { line, column: 1 };
+}
+
+/** The error of a record that is not UTF-8: where, and what to do. */
+function notUtf8(where: { line: number; column: number }): string {
+  return `line ${where.line}, column ${where.column}: not valid UTF-8 (save the file as UTF-8); not sent`;
+}
+
 /** The error of a line or record over the cap: its size and the limit (its content was never kept). */
 function tooLong(bytes: number, what: 'line' | 'record'): string {
   return `${what} of ${bytes} bytes is over the limit of ${MAX_RECORD_BYTES} bytes (1 MiB) per ${what}; not sent`;
 }
 
-async function* jsonRows(chunks: AsyncIterable<Buffer>): AsyncGenerator<SourceRow> {
+async function* jsonRows(chunks: AsyncIterable<Buffer>): AsyncGenerator<NumberedRow> {
   let row = 0;
-  for await (const line of splitRecords(chunks, false)) {
-    if ('tooLong' in line) {
-      yield { row: ++row, error: tooLong(line.tooLong, 'line') };
+  for await (const raw of splitRecords(chunks, false)) {
+    const { line } = raw;
+    if (raw.notUtf8 !== undefined || raw.tooLong !== undefined) {
+      yield { row: ++row, line, error: raw.notUtf8 ? notUtf8(raw.notUtf8) : tooLong(raw.tooLong!, 'line') };
       continue;
     }
-    const text = line.text.endsWith('\r') ? line.text.slice(0, -1) : line.text;
+    const text = raw.text.endsWith('\r') ? raw.text.slice(0, -1) : raw.text;
     if (text.trim() === '') continue;
-    yield { row: ++row, ...jsonRecord(text) };
+    yield { row: ++row, line, ...jsonRecord(text) };
   }
 }
 
@@ -188,70 +247,67 @@ function jsonRecord(line: string): Omit<SourceRow, 'row'> {
   for (const [name, member] of Object.entries(value)) {
     const canonical = canonicalName(name, JSON_MEMBERS);
     if (canonical === undefined) unknown.push(name);
-    else record[canonical] = member;
+    else Object.defineProperty(record, canonical, { value: member, enumerable: true, writable: true, configurable: true });
   }
   return unknown.length > 0 ? { error: `unknown member${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${KNOWN}, customFields)` } : { record };
 }
 
-async function* csvRows(chunks: AsyncIterable<Buffer>, source: string): AsyncGenerator<SourceRow> {
+async function* csvRows(chunks: AsyncIterable<Buffer>, source: string): AsyncGenerator<NumberedRow> {
   let header: string[] | undefined;
   let row = 0;
   for await (const raw of splitRecords(chunks, true)) {
-    const cells = 'tooLong' in raw ? { error: tooLong(raw.tooLong, 'record') } : raw.text === '' || raw.text === '\r' ? undefined : csvCells(raw.text, raw.unclosedQuote);
+    const { line } = raw;
+    const cells = !('text' in raw) ? unreadable(raw) : raw.text === '' || raw.text === '\r' ? undefined : csvCells(raw.text, raw.unclosedQuote);
     if (cells === undefined) continue;
     if (!Array.isArray(cells)) {
       if (header === undefined) throw new UsageError(`${source}: the header row cannot be read: ${cells.error}`);
-      yield { row: ++row, error: cells.error };
+      yield { row: ++row, line, error: cells.error };
     } else if (header === undefined) header = checkHeader(cells, source);
-    else yield { row: ++row, ...csvRecord(header, cells) };
+    else yield { row: ++row, line, ...csvRecord(header, cells) };
   }
+}
+
+/** A record that cannot be read as text: its error. */
+function unreadable(raw: RawRecord): { error: string } {
+  return { error: raw.notUtf8 !== undefined ? notUtf8(raw.notUtf8) : tooLong(raw.tooLong ?? 0, 'record') };
 }
 
 /**
  * The cells of one CSV record (RFC 4180: a quoted field may hold commas, line breaks and doubled
- * quotes), without its line end. splitRecords already found where the record ends, so this only
- * cuts it up; a record that breaks the quoting rules is that row's error, and the next row is read
- * as usual.
+ * quotes), without its line end, read by csv-parse. splitRecords already found where the record
+ * ends, so a record that breaks the quoting rules is that row's error, and the next row is read as
+ * usual.
  */
 export function csvCells(text: string, unclosedQuote = false): string[] | { error: string } {
   const bad = (why: string) => ({ error: `CSV cannot be read: ${why}` });
   if (unclosedQuote) return bad('a quoted field is not closed before the end of the input');
   // The line end was left on the record; a CR before it is part of the line end (CRLF files).
-  const end = text.endsWith('\r') ? text.length - 1 : text.length;
-  const cells: string[] = [];
-  for (let at = 0; ; at++) {
-    if (text[at] === '"') {
-      let value = '';
-      for (let from = at + 1; ; ) {
-        const quote = text.indexOf('"', from);
-        if (quote < 0) return bad('a quoted field is not closed');
-        value += text.slice(from, quote);
-        if (text[quote + 1] !== '"') {
-          at = quote + 1;
-          break;
-        }
-        value += '"';
-        from = quote + 2;
-      }
-      cells.push(value);
-      if (at < end && text[at] !== ',') return bad(`field ${cells.length}: text after the closing quote`);
-    } else {
-      const comma = text.indexOf(',', at);
-      const stop = comma < 0 || comma > end ? end : comma;
-      const value = text.slice(at, stop);
-      if (value.includes('"')) return bad(`field ${cells.length + 1}: a quote inside an unquoted field (quote the whole field and double the quote)`);
-      cells.push(value);
-      at = stop;
-    }
-    if (at >= end) return cells;
+  const record = text.endsWith('\r') ? text.slice(0, -1) : text;
+  if (record === '') return [''];
+  try {
+    const records = parseCsv(record, { record_delimiter: ['\r\n', '\n'], relax_column_count: true }) as string[][];
+    return records.length === 1 ? records[0] : bad('a line break outside quotes');
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    return bad(csvProblem(error));
   }
+}
+
+/** csv-parse's error in the words of a row's error, naming the field (1 is the first). */
+function csvProblem(error: CsvError): string {
+  const field = (error as CsvError & { column?: number }).column;
+  const at = typeof field === 'number' ? `field ${field + 1}: ` : '';
+  if (error.code === 'INVALID_OPENING_QUOTE') return `${at}a quote inside an unquoted field (quote the whole field and double the quote)`;
+  if (error.code === 'CSV_INVALID_CLOSING_QUOTE') return `${at}text after the closing quote`;
+  if (error.code === 'CSV_QUOTE_NOT_CLOSED') return 'a quoted field is not closed';
+  return error.message;
 }
 
 function csvRecord(header: string[], cells: string[]): Omit<SourceRow, 'row'> {
   if (cells.length !== header.length) return { error: `has ${cells.length} cells, the header has ${header.length}` };
   const record: Record<string, unknown> = {};
   header.forEach((name, index) => {
-    if (cells[index] !== '') record[name] = cells[index];
+    if (cells[index] !== '') Object.defineProperty(record, name, { value: cells[index], enumerable: true, writable: true, configurable: true });
   });
   return { record };
 }
@@ -263,9 +319,10 @@ function checkHeader(cells: string[], source: string): string[] {
     if (canonical === undefined) throw new UsageError(`${source}: unknown column "${cell}" (known: ${KNOWN})`);
     return canonical;
   });
-  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  const seen = new Set<string>();
+  const repeated = names.find((name) => seen.size === seen.add(name).size);
   if (repeated !== undefined) throw new UsageError(`${source}: column "${repeated}" appears more than once`);
-  const missing = REQUIRED_COLUMNS.filter((name) => !names.includes(name));
+  const missing = REQUIRED_COLUMNS.filter((name) => !seen.has(name));
   if (missing.length > 0) throw new UsageError(`${source}: missing column${missing.length > 1 ? 's' : ''} ${missing.map((name) => `"${name}"`).join(', ')} (known: ${KNOWN})`);
   return names;
 }

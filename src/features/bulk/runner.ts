@@ -8,16 +8,17 @@ import { constants, createReadStream, type Stats } from 'node:fs';
 import { createPersonalLink, getMe } from '../../api/resources.js';
 import { access, stat } from 'node:fs/promises';
 import type { ApiClient } from '../../api/client.js';
-import type { PersonalLink, TenantCustomField } from '../../api/types.js';
+import type { TenantCustomField } from '../../api/types.js';
 import type { Context } from '../../app/context.js';
 import { isOutputClosed, stopReason } from '../../core/abort.js';
-import { ExitCode, InterruptedError, SvcError, UsageError, isTransient, type Problem } from '../../core/errors.js';
+import { ExitCode, InterruptedError, SvcError, UsageError, isTransient } from '../../core/errors.js';
 import { fileError, interruptible } from '../../core/stdin.js';
 import * as validate from '../../core/validate.js';
 import { mapOrdered } from './ordered.js';
 import { Progress } from './progress.js';
-import { RowKeys, prepareRow, invalidRow, type PreparedRow, type RowProblem } from './rows.js';
-import { FIELD_PREFIX, readRows, type SourceRow } from './input.js';
+import { Report, type RowResult } from './report.js';
+import { RowKeys, prepareRow, invalidRow, type PreparedRow } from './rows.js';
+import { FIELD_PREFIX, readNumberedRows, readRows, type NumberedRow } from './input.js';
 import { jsonText } from '../../core/sanitize.js';
 
 const DEFAULT_CONCURRENCY = 8;
@@ -31,7 +32,8 @@ const WINDOW_PER_WORKER = 32;
  */
 const EXTRA_ROUNDS = 2;
 
-type RowResult = { row: number; ok: true; link: PersonalLink; replayed: boolean; dryRun?: boolean } | { row: number; ok: false; error: Partial<Problem> | RowProblem };
+/** A prepared row, the file line it starts on, and whether its key is the file's own. */
+type Row = PreparedRow & { line: number; ownKey: boolean };
 
 /** What bulk reads of `links create`'s flags (the single-link flags were refused by the verb). */
 export interface BulkOptions {
@@ -74,18 +76,19 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
   };
   ctx.io.streams.stdout.on('error', onOutputError);
   /** rows answered (counted as each finishes, also when its line could not be written) */
-  const tally = { total: 0, created: 0, replayed: 0, failed: 0 };
+  const report = new Report();
+  const { tally } = report;
   /** rows handed to a worker (sent, or judged unreadable); the rest were not tried */
   let tried = 0;
   /** the highest row number read from the input so far */
   let read = 0;
-  const sendRow = async (row: PreparedRow): Promise<RowResult> => {
+  const sendRow = async (row: Row): Promise<RowResult> => {
     // A row whose turn comes after the run was stopped is never sent (nor counted as tried).
     if (stop.signal.aborted || outputClosed) throw new InterruptedError();
     tried++;
     try {
       const result = await send(client, row, stop.signal);
-      count(tally, result);
+      report.count(result);
       return result;
     } catch (error) {
       if (fatal === undefined && error instanceof SvcError && !(error instanceof InterruptedError)) {
@@ -96,7 +99,7 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
     }
   };
   const started = performance.now();
-  const rows = prepare(counted(readRows(interruptible(path === '-' ? ctx.io.streams.stdin : createReadStream(path), ctx.signal), source), (row) => (read = row)), customFieldsOnce(client, stop.signal));
+  const rows = prepare(counted(readNumberedRows(interruptible(path === '-' ? ctx.io.streams.stdin : createReadStream(path), ctx.signal), source), (row) => (read = row)), customFieldsOnce(client, stop.signal));
   let finished = false;
   let untried: string | undefined;
   progress?.start();
@@ -129,8 +132,9 @@ export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> 
       ctx.io.info(
         ctx.options.dryRun && !outputClosed
           ? `dry run: ${tally.created} requests printed, nothing sent; ${tally.failed} of ${tally.total} rows would fail before any request`
-          : summary(tally, performance.now() - started, finished, untried),
+          : report.summary(performance.now() - started, finished, untried),
       );
+      if (!ctx.options.dryRun) tellPerson(ctx, report, source);
     }
   }
   if (outputClosed) return ExitCode.refused;
@@ -178,28 +182,37 @@ function customFieldsOnce(client: ApiClient, signal: AbortSignal): () => Promise
 }
 
 /** Source rows → requests with keys, in file order (keys depend on the rows before). */
-async function* prepare(rows: AsyncIterable<SourceRow>, customFields: () => Promise<TenantCustomField[]>): AsyncGenerator<PreparedRow> {
+async function* prepare(rows: AsyncIterable<NumberedRow>, customFields: () => Promise<TenantCustomField[]>): AsyncGenerator<Row> {
   const keys = new RowKeys();
-  for await (const { row, record, error } of rows) {
+  for await (const { row, line, record, error } of rows) {
     if (record === undefined) {
-      yield invalidRow(row, error ?? 'unreadable');
+      yield { ...invalidRow(row, error ?? 'unreadable'), line, ownKey: false };
       continue;
     }
     const answersFields = Object.keys(record).some((name) => name.startsWith(FIELD_PREFIX));
-    yield prepareRow(row, record, answersFields ? await customFields() : [], keys);
+    const ownKey = typeof record.idempotencyKey === 'string' && record.idempotencyKey.trim() !== '';
+    yield { ...prepareRow(row, record, answersFields ? await customFields() : [], keys), line, ownKey };
   }
 }
 
-async function send(client: ApiClient, prepared: PreparedRow, signal: AbortSignal): Promise<RowResult> {
-  if ('problem' in prepared) return { row: prepared.row, ok: false, error: prepared.problem };
+/** After the summary: a person at a terminal sees the failed rows by file line; anyone, a re-run that made second links. */
+function tellPerson(ctx: Context, report: Report, source: string): void {
+  if (ctx.io.stderrIsTTY) for (const line of report.failedRows(source, ctx.io.stderrWidth())) ctx.io.info(line);
+  for (const line of report.reRunWarning()) ctx.io.info(line);
+}
+
+async function send(client: ApiClient, prepared: Row, signal: AbortSignal): Promise<RowResult> {
+  const { row, line } = prepared;
+  if ('problem' in prepared) return { row, line, ok: false, error: prepared.problem };
   for (let round = 0; ; round++) {
     try {
       const response = await createPersonalLink(client, prepared.body, { idempotencyKey: prepared.idempotencyKey, signal });
-      return { row: prepared.row, ok: true, link: response.body, replayed: response.replayed, dryRun: response.dryRun };
+      const doneBefore = response.replayed && round === 0 && response.attempts === 1;
+      return { row, line, ok: true, link: response.body, replayed: response.replayed, dryRun: response.dryRun, doneBefore, derivedKey: !prepared.ownKey };
     } catch (error) {
       if (!(error instanceof SvcError) || isFatal(error)) throw error;
       if (isTransient(error) && round < EXTRA_ROUNDS) continue;
-      return { row: prepared.row, ok: false, error: error.toProblem() };
+      return { row, line, ok: false, error: error.toProblem() };
     }
   }
 }
@@ -213,21 +226,8 @@ function resultLine(result: RowResult): object {
   return result.ok ? { row: result.row, ok: true, link: result.link } : { row: result.row, ok: false, error: result.error };
 }
 
-function count(tally: { total: number; created: number; replayed: number; failed: number }, result: RowResult): void {
-  tally.total++;
-  if (!result.ok) tally.failed++;
-  else if (result.replayed) tally.replayed++;
-  else tally.created++;
-}
-
-function summary(tally: { total: number; created: number; replayed: number; failed: number }, elapsedMs: number, finished: boolean, untried?: string): string {
-  const line = `created ${tally.created}, replayed ${tally.replayed}, failed ${tally.failed} of ${tally.total} rows in ${(elapsedMs / 1000).toFixed(1)}s`;
-  if (untried !== undefined) return `${line} (output closed: ${untried} not tried; run the same file again to finish: rows already done replay)`;
-  return finished ? line : `${line} (stopped early; run the same file again to finish: rows already done replay)`;
-}
-
 /** The input's rows as read, telling `onRow` each row number (rows not tried are counted from it). */
-async function* counted(rows: AsyncIterable<SourceRow>, onRow: (row: number) => void): AsyncGenerator<SourceRow> {
+async function* counted(rows: AsyncIterable<NumberedRow>, onRow: (row: number) => void): AsyncGenerator<NumberedRow> {
   for await (const row of rows) {
     onRow(row.row);
     yield row;

@@ -4,8 +4,9 @@
  * writes anything itself; `tail` renders the elements and saves the cursor after each page.
  * In follow mode transient failures (429, 5xx, time-outs, connection errors) are this loop's to
  * wait out: each poll is one request (no retries inside the client, so no flood of retry notices),
- * the first failure and each change of its reason become one status element, and the loop carries
- * on with growing waits. `giveUpAfterMs` ends it (the last error, exit 5) once no poll has succeeded
+ * an outage is one status element as it starts (its time and cause) and one as it ends (its time and
+ * length), however often its cause changes, and the loop carries on with growing waits. A refused key
+ * is renewed once when `renewKey` finds another one (a sandbox restarted and saved its new key). `giveUpAfterMs` ends it (the last error, exit 5) once no poll has succeeded
  * for that long. Refusals such as 401, 403, 400 end it at once.
  */
 import type { ApiClient } from '../../api/client.js';
@@ -15,7 +16,7 @@ import { readPage, type Page } from '../../api/paginate.js';
 import { listEvents } from '../../api/resources.js';
 import { backoffMs } from '../../api/retry.js';
 import type { SvcEvent } from '../../api/types.js';
-import { UnavailableError, isTransient, type ApiError } from '../../core/errors.js';
+import { ApiError, UnavailableError, isTransient } from '../../core/errors.js';
 import { sleep as abortableSleep } from '../../core/sleep.js';
 import type { Sleep } from '../../api/pacer.js';
 
@@ -44,10 +45,21 @@ export interface FeedOptions {
   now?: () => number;
   /** with `follow`: give up (throw the last error) once no poll has succeeded for this long */
   giveUpAfterMs?: number;
+  /** the wall clock, ms, for the times status lines name (default Date.now) */
+  clock?: () => number;
+  /**
+   * With `follow`, on a refused key (401): a client with the key the profile holds now, and the line
+   * that says so; undefined when the key did not change (the refusal then ends the feed).
+   */
+  renewKey?: () => Promise<{ client: ApiClient; message: string } | undefined>;
 }
 
 /** Waits between failed polls stop growing here, so an outage ends within half a minute of recovery. */
 const MAX_FAILURE_WAIT_MS = 30_000;
+
+/** A key refused right after an outage is asked for again from the profile for this long, every KEY_RETRY_MS. */
+const KEY_GRACE_MS = 10_000;
+const KEY_RETRY_MS = 1_000;
 
 /** Refusals of the cursor a walk started from (see isRefusedStartCursor). */
 const refusedStarts = new WeakSet<object>();
@@ -65,18 +77,25 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
   let cursor: string | null = options.after ?? null;
   let caughtUp = false;
   let failures = 0;
-  let reason: string | undefined;
   const now = options.now ?? (() => performance.now());
+  const clock = options.clock ?? Date.now;
+  let client = options.client;
   let succeededAt = now();
+  /** when the outage under way started, on the wall clock */
+  let downSince = 0;
   /** whether a page has been read */
   let read = false;
+  /** when the key was first refused in the outage under way */
+  let refusedSince: number | undefined;
+  /** the key was renewed and no page has been read with it yet: the old cursor may belong to another feed */
+  let renewed = false;
   // A cursor already followed, or the same page twice, ends the walk (cursor_loop) before it is shown.
-  const guard = new CursorGuard('GET /events', cursor);
+  let guard = new CursorGuard('GET /events', cursor);
   for (;;) {
     let page: Page<unknown>;
     const polledAt = now();
     try {
-      page = readPage<unknown>((await listEvents(options.client, { after: cursor ?? undefined, limit: options.limit }, {
+      page = readPage<unknown>((await listEvents(client, { after: cursor ?? undefined, limit: options.limit }, {
         signal: options.signal,
         // Following, this loop is the retry loop (with its status line and --give-up-after).
         ...(options.follow ? { retry: false } : {}),
@@ -84,14 +103,39 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
     } catch (error) {
       // The cursor the walk started from, refused before any page was read: a saved cursor of another feed.
       if (!read && options.after !== undefined && isRefusedCursor(error)) refusedStarts.add(error);
+      if (options.follow && options.renewKey && error instanceof ApiError && error.status === 401) {
+        const renewal = await options.renewKey();
+        if (renewal) {
+          client = renewal.client;
+          renewed = true;
+          yield { kind: 'status', level: 'info', message: `${clockTime(clock())} ${renewal.message}` };
+          continue;
+        }
+        // Refused just after an outage: a restarted sandbox may not have saved its new key yet. Asked again shortly.
+        refusedSince ??= now();
+        if (failures > 0 && now() - refusedSince < KEY_GRACE_MS) {
+          await sleep(KEY_RETRY_MS, options.signal);
+          continue;
+        }
+      }
+      // A new key's feed does not know the old key's cursor (a restarted sandbox): its feed is read from the start.
+      if (renewed && isRefusedCursor(error)) {
+        renewed = false;
+        cursor = null;
+        guard = new CursorGuard('GET /events', cursor);
+        yield { kind: 'status', level: 'info', message: `${clockTime(clock())} the feed does not know the cursor of the old key (a restarted sandbox?); reading its events from the oldest` };
+        continue;
+      }
       if (!options.follow || !isTransient(error)) throw error;
-      const message = (error as Error).message;
       const downMs = now() - succeededAt;
       if (options.giveUpAfterMs !== undefined && downMs >= options.giveUpAfterMs) throw giveUp(error, downMs);
-      if (message !== reason) {
-        yield { kind: 'status', level: 'warning', message: `feed unavailable (${message}); retrying with backoff${failures > 0 ? '' : options.giveUpAfterMs === undefined ? '' : `, giving up after ${options.giveUpAfterMs / 1000}s without success`}` };
+      // One line as the outage starts; a cause that changes meanwhile is not news to a person.
+      if (failures === 0) {
+        downSince = clock();
+        // The cause comes last: on a narrow terminal it is what gives way.
+        const giveUpNote = options.giveUpAfterMs === undefined ? '' : ` (giving up after ${options.giveUpAfterMs / 1000}s without success)`;
+        yield { kind: 'status', level: 'warning', message: `${clockTime(downSince)} feed unavailable, retrying with backoff${giveUpNote}: ${readCause(error)}` };
       }
-      reason = message;
       const backoff = Math.min(MAX_FAILURE_WAIT_MS, backoffMs(failures));
       failures++;
       // The last wait ends when giving up is due, so the verdict comes on time, after one more try.
@@ -100,12 +144,14 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
       continue;
     }
     if (failures > 0) {
-      yield { kind: 'status', level: 'info', message: 'feed reachable again' };
+      const back = clock();
+      yield { kind: 'status', level: 'info', message: `${clockTime(back)} feed reachable again after ${durationText(back - downSince)} (unavailable since ${clockTime(downSince)})` };
       failures = 0;
-      reason = undefined;
     }
     succeededAt = now();
     read = true;
+    renewed = false;
+    refusedSince = undefined;
     const { items, nextCursor } = page;
     const events = items.map(toFeedEvent);
     guard.page(events.map((item) => item.raw).join('\n'), events.length === 0);
@@ -129,13 +175,37 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
 
 function giveUp(error: unknown, downMs: number): UnavailableError {
   return new UnavailableError(
-    `no poll of the event feed succeeded for ${Math.round(downMs / 1000)}s (last: ${(error as Error).message}); giving up as --give-up-after asks`,
+    `no poll of the event feed succeeded for ${Math.round(downMs / 1000)}s (last: ${readCause(error)}); giving up as --give-up-after asks`,
     'feed_unavailable',
     error,
     'the saved cursor is kept; start again with --resume when the service is back',
   );
 }
 
+
+/**
+ * A failed poll's cause for people. A poll only reads, so advice the service gives for writes ("retry
+ * with the same Idempotency-Key") is left out.
+ */
+export function readCause(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const clauses = message.split(/(?<=[;.])\s+/).filter((clause) => !/idempotency[- ]key/i.test(clause));
+  return clauses.join(' ').replace(/[;.]$/, '') || message;
+}
+
+/** A wall-clock time to the second, UTC, as status lines name it: `19:04:12 UTC`. */
+export function clockTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(11, 19)} UTC`;
+}
+
+/** How long an outage lasted: `45s`, `2m 28s`, `1h 3m`. */
+export function durationText(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ${seconds % 60}s`;
+  return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
+}
 
 /** Unknown shapes and types pass through untouched: they are shown, never dropped. */
 function toFeedEvent(item: unknown): FeedEvent {

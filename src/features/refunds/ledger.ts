@@ -202,6 +202,8 @@ export async function ensureDirectory(directory: string): Promise<void> {
 interface CursorFile {
   baseUrl: string;
   cursor: string;
+  /** when the last event the cursor passed occurred (gap.ts: has the feed dropped what came after?) */
+  lastEventAt?: string;
 }
 
 /** The refund cursor for this base URL; undefined (start of the feed) when none is saved or readable. */
@@ -228,13 +230,24 @@ export async function readRefundCursor(place: LedgerPlace, warn: (line: string) 
   return undefined;
 }
 
+/** When the last event the saved refund cursor passed occurred; undefined when not recorded. */
+export async function readRefundCursorEventAt(place: LedgerPlace): Promise<string | undefined> {
+  try {
+    refuseSymlink(place.cursorPath);
+    const saved = JSON.parse(await fs.readFile(place.cursorPath, 'utf8')) as Partial<CursorFile>;
+    return saved.baseUrl === place.baseUrl && typeof saved.lastEventAt === 'string' ? saved.lastEventAt : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Replaces the refund cursor atomically: a kill leaves the old cursor or the new one, never half.
  * The temp file is exclusive with a random name (safe-file.ts); a link at the cursor is refused.
  */
-export async function writeRefundCursor(place: LedgerPlace, cursor: string): Promise<void> {
+export async function writeRefundCursor(place: LedgerPlace, cursor: string, lastEventAt?: string): Promise<void> {
   await ensureDirectory(dirname(place.cursorPath));
-  const body: CursorFile = { baseUrl: place.baseUrl, cursor };
+  const body: CursorFile = { baseUrl: place.baseUrl, cursor, ...(lastEventAt ? { lastEventAt } : {}) };
   await replaceFile(place.cursorPath, `${JSON.stringify(body)}\n`, { mode: 0o600 });
 }
 

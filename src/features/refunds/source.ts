@@ -11,7 +11,8 @@ import type { Ledger } from './ledger.js';
 import { refundOf, type Refund } from './refund.js';
 
 export type DueElement =
-  | { kind: 'page'; refunds: Refund[]; cursor: string | null }
+  /** lastEventAt: when the page's last event occurred (undefined on an empty page) */
+  | { kind: 'page'; refunds: Refund[]; cursor: string | null; lastEventAt: string | undefined }
   | { kind: 'caught-up'; cursor: string | null }
   | { kind: 'status'; level: 'warning' | 'info'; message: string };
 
@@ -22,13 +23,15 @@ export interface DueSourceOptions {
   follow: boolean;
   intervalMs: number;
   signal: AbortSignal;
+  /** filled with the (lower-case) order id of every refund yielded, for the reconciliation (gap.ts) */
+  seen?: Set<string>;
 }
 
 /** The feed's biggest page: a catch-up over a month of events takes the fewest round trips. */
 const PAGE_SIZE = API_LIMITS.pageSizeMax;
 
 export async function* dueRefunds(options: DueSourceOptions): AsyncGenerator<DueElement> {
-  const yielded = new Set<string>();
+  const yielded = options.seen ?? new Set<string>();
   for await (const element of feed({ client: options.client, after: options.after, limit: PAGE_SIZE, follow: options.follow, intervalMs: options.intervalMs, signal: options.signal })) {
     if (element.kind !== 'page') {
       yield element;
@@ -46,6 +49,7 @@ export async function* dueRefunds(options: DueSourceOptions): AsyncGenerator<Due
       yielded.add(key);
       refunds.push(refund);
     }
-    yield { kind: 'page', refunds, cursor: element.cursor };
+    const at = element.events.at(-1)?.event?.occurredAt;
+    yield { kind: 'page', refunds, cursor: element.cursor, lastEventAt: typeof at === 'string' ? at : undefined };
   }
 }

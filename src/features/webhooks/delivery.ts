@@ -26,6 +26,8 @@ export interface Verdict {
   error?: string;
   detail?: string;
   duplicate?: boolean;
+  /** why the delivery could not be saved (--save-dir); it was answered 500 */
+  notSaved?: string;
 }
 
 export function answer(response: ServerResponse, status: number, body: Record<string, unknown>): void {

@@ -10,20 +10,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { SvcEvent } from '../../api/types.js';
 import type { Context } from '../../app/context.js';
-import { FailureError, SvcError } from '../../core/errors.js';
-import { SymlinkRefusedError } from '../../core/safe-file.js';
+import { FailureError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import type { EventRenderer } from '../events/render.js';
 import { MAX_BODY_BYTES, answer, drain, headerText, identify, readBody, type Delivery, type Verdict } from './delivery.js';
 import { deliveryLine } from './line.js';
 import type { Relay } from './relay.js';
-import { save } from './saver.js';
+import type { Saver } from './saver.js';
 import type { Verifier } from './verifier.js';
 
 export interface ReceiverParts {
   ctx: Context;
   path: string;
-  saveDir: string | undefined;
+  /** with --save-dir */
+  saver: Saver | undefined;
   verifier: Verifier;
   renderer: EventRenderer;
   /** true: each delivery is its line on stderr only (a person at one terminal) */
@@ -31,21 +31,21 @@ export interface ReceiverParts {
   forwarder: Relay | undefined;
 }
 
-/** Answers each request to the listener: refuses what is not a delivery, verifies, saves, answers, then shows and relays it. */
+/**
+ * Answers each request to the listener: refuses what is not a delivery, verifies, saves, answers,
+ * then shows and relays it. No request, however formed, stops it: a delivery that could not be
+ * saved is answered 500 (its sender delivers it again) and said so on its line.
+ */
 export class Receiver {
-  /** A file svc must not write through (a planted link) ends the listener with exit 2. */
-  fatal: SvcError | undefined;
-  private stop: () => void = () => undefined;
   /** Deliveries are printed and forwarded one at a time, in arrival order, so lines never interleave. */
   private chain = Promise.resolve();
 
   constructor(private readonly parts: ReceiverParts) {}
 
-  /** Resolves on Ctrl-C, or when a delivery could not be saved safely. */
+  /** Resolves on Ctrl-C. */
   stopped(): Promise<void> {
     return new Promise<void>((resolve) => {
-      this.stop = resolve;
-      if (this.parts.ctx.signal.aborted || this.fatal) resolve();
+      if (this.parts.ctx.signal.aborted) resolve();
       this.parts.ctx.signal.addEventListener('abort', () => resolve(), { once: true });
     });
   }
@@ -56,13 +56,12 @@ export class Receiver {
   }
 
   private say(line: () => string): void {
-    this.chain = this.chain.then(() => this.parts.ctx.io.info(line()));
+    this.chain = this.chain.then(() => this.parts.ctx.io.info(line())).catch(() => undefined);
   }
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const { ctx, path, saveDir } = this.parts;
-    const url = new URL(request.url ?? '/', 'http://receiver');
-    if (url.pathname !== path) return answer(response, 404, { error: 'not_found', detail: `deliveries go to ${path}` });
+    const { ctx, path, saver } = this.parts;
+    if (pathOf(request) !== path) return answer(response, 404, { error: 'not_found', detail: `deliveries go to ${path}` });
     if (request.method !== 'POST') return answer(response, 405, { error: 'method_not_allowed', detail: 'deliveries are POST requests' });
     if (request.headers.origin !== undefined) {
       // A browser's cross-site post: refused unread, never saved, never shown as a delivery.
@@ -84,29 +83,18 @@ export class Receiver {
     const { verdict, event } = await this.parts.verifier.judge(delivery);
     // Saved before it is answered or shown: a delivery acknowledged is a delivery on disk. One that
     // could not be saved is answered 500, so its sender delivers it again.
-    if (saveDir !== undefined && !(await this.saved(saveDir, delivery, verdict, response))) return;
+    const notSaved = saver === undefined ? undefined : await saveError(saver, delivery, verdict);
+    if (notSaved !== undefined) {
+      answer(response, 500, { error: 'not_saved', detail: 'the receiver could not save the delivery; deliver it again' });
+      this.say(() => deliveryLine(chalk, receivedAt, delivery.id, delivery.type, { ...verdict, notSaved }, ctx.io.stderrWidth()));
+      return;
+    }
     answer(response, verdict.status, verdict.ok ? { received: true, ...(verdict.duplicate ? { duplicate: true } : {}) } : { error: verdict.error, detail: verdict.detail });
     this.chain = this.chain.then(() => this.show(delivery, verdict, event)).catch((error: unknown) => {
       // One failed print or save must not silence every later delivery: say so and keep the chain alive.
       ctx.io.info(`could not handle a delivery: ${terminalSafeLine(error instanceof Error ? error.message : String(error))}`);
     });
     await this.chain;
-  }
-
-  private async saved(saveDir: string, delivery: Delivery, verdict: Verdict, response: ServerResponse): Promise<boolean> {
-    try {
-      await save(this.parts.ctx, saveDir, delivery, verdict);
-      return true;
-    } catch (error) {
-      answer(response, 500, { error: 'not_saved', detail: 'the receiver could not save the delivery' });
-      if (error instanceof SymlinkRefusedError) {
-        this.fatal ??= error;
-        this.stop();
-      } else {
-        this.say(() => `could not save delivery ${terminalSafeLine(delivery.id) || '-'}: ${terminalSafeLine(error instanceof Error ? error.message : String(error))}`);
-      }
-      return false;
-    }
   }
 
   private async show(delivery: Delivery, verdict: Verdict, event: SvcEvent | undefined): Promise<void> {
@@ -117,6 +105,25 @@ export class Receiver {
       await renderer.event(JSON.stringify(event), event, verdict.duplicate ? output.chalk.yellow('duplicate') : undefined);
     }
     if (verdict.ok && forwarder) forwarder.enqueue(delivery, (line) => ctx.io.info(line));
+  }
+}
+
+/** The request's path; an unreadable target is nobody's path (answered 404). */
+function pathOf(request: IncomingMessage): string | undefined {
+  try {
+    return new URL(request.url ?? '/', 'http://receiver').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why the delivery could not be saved, or undefined once it is on disk. */
+async function saveError(saver: Saver, delivery: Delivery, verdict: Verdict): Promise<string | undefined> {
+  try {
+    await saver.save(delivery, verdict);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
   }
 }
 

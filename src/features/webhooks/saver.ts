@@ -1,15 +1,19 @@
 /**
  * `webhooks listen --save-dir`: each delivery kept as a JSON file (receivedAt, headers, raw body,
  * verdict). Saved files keep the credentials a sender may carry (Authorization, Proxy-Authorization,
- * Cookie) as `[redacted]`, are created exclusively and never through a link.
+ * Cookie) as `[redacted]`, are created exclusively and never through a link: a name already taken
+ * (a file, a link planted there, anything) gets the next free name, as a repeated id does.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
-import type { Context } from '../../app/context.js';
-import { createExclusive } from '../../core/safe-file.js';
-import { terminalSafeLine } from '../../core/sanitize.js';
+import { createIfFree } from '../../core/safe-file.js';
 import type { Delivery, Verdict } from './delivery.js';
+
+/** Numbered names tried for one delivery before a random suffix is taken instead. */
+const NUMBERED_TRIES = 100;
+/** How many file names' next number is remembered (oldest forgotten first). */
+const REMEMBERED_NAMES = 10_000;
 
 /**
  * A file name from an untrusted event id: letters, digits, `_`, `-`, `.` kept, anything else `_`,
@@ -22,29 +26,57 @@ export function fileNameFor(id: string): string {
 }
 
 /**
- * Writes `<id>.json` in the save directory, never over an existing file: a repeated id (a redelivery,
- * or a forgery reusing a real id) gets `<id>.2.json`, `<id>.3.json`, … A delivery without a usable id
- * gets `delivery-<time>-<random>.json`.
+ * Saves deliveries in one directory: `<id>.json`, never over anything there; a taken name (a
+ * redelivery, a forgery reusing a real id, a file or link planted there) gets `<id>.2.json`,
+ * `<id>.3.json`, …, and after NUMBERED_TRIES taken names `<id>.<random>.json`. A delivery without a
+ * usable id gets `delivery-<time>-<random>.json`. The next number of each name is remembered, so a
+ * thousand repeats of one id cost a thousand opens, not half a million.
  */
-export async function save(ctx: Context, dir: string, delivery: Delivery, verdict: Verdict): Promise<void> {
-  const content = `${JSON.stringify(savedRecord(delivery, verdict), null, 2)}\n`;
-  const base = fileNameFor(delivery.id) || `delivery-${delivery.receivedAt.replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`;
-  for (let n = 1; n < 10_000; n++) {
-    const name = `${base}${n === 1 ? '' : `.${n}`}.json`;
-    try {
-      // Exclusive (never over a file, never through a link: a link there is refused, exit 2).
-      const file = await createExclusive(join(dir, name));
-      try {
-        await file.writeFile(content);
-      } finally {
-        await file.close();
+export class Saver {
+  private readonly next = new Map<string, number>();
+
+  constructor(private readonly dir: string) {}
+
+  /** Writes the delivery; resolves with the file's name, rejects when it could not be written. */
+  async save(delivery: Delivery, verdict: Verdict): Promise<string> {
+    const content = `${JSON.stringify(savedRecord(delivery, verdict), null, 2)}\n`;
+    const base = fileNameFor(delivery.id) || `delivery-${delivery.receivedAt.replace(/[:.]/g, '-')}-${random()}`;
+    const first = this.next.get(base) ?? 1;
+    for (let n = first; n < first + NUMBERED_TRIES; n++) {
+      const name = `${base}${n === 1 ? '' : `.${n}`}.json`;
+      if (await this.write(name, content)) {
+        this.remember(base, n + 1);
+        return name;
       }
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const name = `${base}.${random()}.json`;
+      if (await this.write(name, content)) return name;
+    }
+    throw new Error(`no free file name for ${base}`);
   }
-  ctx.io.info(`could not save delivery ${terminalSafeLine(delivery.id)}: too many files with that name`);
+
+  /** Whether the name was free (and now holds `content`). */
+  private async write(name: string, content: string): Promise<boolean> {
+    const file = await createIfFree(join(this.dir, name));
+    if (file === undefined) return false;
+    try {
+      await file.writeFile(content);
+    } finally {
+      await file.close();
+    }
+    return true;
+  }
+
+  private remember(base: string, next: number): void {
+    this.next.delete(base);
+    this.next.set(base, next);
+    if (this.next.size > REMEMBERED_NAMES) this.next.delete(this.next.keys().next().value!);
+  }
+}
+
+function random(): string {
+  return randomBytes(4).toString('hex');
 }
 
 function savedRecord(delivery: Delivery, verdict: Verdict): object {

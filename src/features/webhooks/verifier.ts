@@ -54,10 +54,7 @@ export class Verifier {
     if (!verification.valid) {
       let detail = verification.header.problems.join('; ') || REASON_TEXT[verification.reason!] || verification.reason!;
       if (delivery.body.length <= DIAGNOSE_MAX_BYTES && this.diagnosis.available()) {
-        const started = performance.now();
-        const [cause] = diagnose({ verification, payload: delivery.body, secret: this.secret, deadline: started + DIAGNOSE_BUDGET_MS });
-        this.diagnosis.spend(performance.now() - started);
-        if (cause) detail = cause.message;
+        detail = this.diagnose(verification, delivery.body) ?? detail;
       }
       return { verdict: reject(verification.reason!, detail) };
     }
@@ -72,6 +69,18 @@ export class Verifier {
     return { verdict: { ok: true, status: 200, ...(duplicate ? { duplicate: true } : {}) }, event: parsed };
   }
 
+  /** The likely cause of a failed check, within the time budget; never throws. */
+  private diagnose(verification: ReturnType<typeof verifySignature>, body: Buffer): string | undefined {
+    const started = performance.now();
+    try {
+      return diagnose({ verification, payload: body, secret: this.secret, deadline: started + DIAGNOSE_BUDGET_MS })[0]?.message;
+    } catch {
+      return undefined;
+    } finally {
+      this.diagnosis.spend(performance.now() - started);
+    }
+  }
+
   private verify(header: string, body: Buffer) {
     return verifySignature({ header, payload: body, secret: this.secret, now: Math.floor(Date.now() / 1000) });
   }
@@ -80,7 +89,8 @@ export class Verifier {
   private async reread(): Promise<boolean> {
     if (!this.source.profile || performance.now() - this.lastReread < 1_000) return false;
     this.lastReread = performance.now();
-    const current = await currentProfileSecret(this.ctx, this.source.profile);
+    // A config that cannot be read now (being rewritten, or broken) keeps the secret in use.
+    const current = await currentProfileSecret(this.ctx, this.source.profile).catch(() => undefined);
     if (current === undefined || current === this.secret) return false;
     this.secret = current;
     this.ctx.io.info(`note: the webhook secret of profile ${terminalSafeLine(this.source.profile)} changed (a restarted sandbox?); verifying with the new one`);

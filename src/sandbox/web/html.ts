@@ -74,6 +74,7 @@ button.secondary{background:#fff;color:#0b57d0}
 .description{white-space:pre-line}
 .message{white-space:pre-line;background:#fff;border-left:4px solid #0b57d0;padding:.5rem 1rem}
 pre{white-space:pre-wrap;word-break:break-all;margin:0;font-size:.8rem}
+dl.summary dt{font-weight:600;margin-top:.5rem}dl.summary dd{margin-left:0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 
@@ -83,11 +84,15 @@ export interface PageOptions {
   site: string;
   nav?: Html;
   body: Html;
+  /** The page's language (a gift page takes its link's) and the frame's sentences in it; English by default. */
+  lang?: string;
+  skipText?: string;
+  footerText?: string;
 }
 
-export function page({ title, site, nav, body }: PageOptions): string {
+export function page({ title, site, nav, body, lang = 'en', skipText = 'Skip to main content', footerText = 'svc sandbox: a local stand-in for the service. Nothing here is sent anywhere.' }: PageOptions): string {
   return html`<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -95,12 +100,12 @@ export function page({ title, site, nav, body }: PageOptions): string {
 <style>${new Html(STYLE)}</style>
 </head>
 <body>
-<a class="skip" href="#main">Skip to main content</a>
+<a class="skip" href="#main">${skipText}</a>
 <header><p>${site}</p>${nav}</header>
 <main id="main" tabindex="-1">
 ${body}
 </main>
-<footer><p class="hint">svc sandbox: a local stand-in for the service. Nothing here is sent anywhere.</p></footer>
+<footer><p class="hint">${footerText}</p></footer>
 </body>
 </html>
 `.text;
@@ -139,6 +144,8 @@ export interface FieldOptions {
   error?: string;
   autocomplete?: string;
   extra?: Html;
+  /** What follows the label of a field that is not required, in the page's language. */
+  optional?: string;
 }
 
 export function fieldId(name: string): string {
@@ -157,7 +164,7 @@ export function errorText(name: string, error: string | undefined): Html {
 
 export function field(o: FieldOptions): Html {
   const id = fieldId(o.name);
-  return html`<label for="${id}">${o.label}${o.required ? '' : ' (optional)'}</label>
+  return html`<label for="${id}">${o.label}${o.required ? '' : ` (${o.optional ?? 'optional'})`}</label>
 ${o.hint === undefined ? '' : html`<p class="hint" id="${id}-hint">${o.hint}</p>`}${errorText(o.name, o.error)}
 <input type="${o.type ?? 'text'}" id="${id}" name="${o.name}" value="${o.value ?? ''}"${o.required ? html` required` : ''}${o.maxlength === undefined ? '' : html` maxlength="${o.maxlength}"`}${o.autocomplete === undefined ? '' : html` autocomplete="${o.autocomplete}"`}${describedBy(o.name, o.hint !== undefined, o.error)}${o.extra}>`;
 }
