@@ -100,7 +100,9 @@ describe.concurrent('views on a real terminal', () => {
   });
 
   it('trigger -o table renders its events as events tail does (80×24)', async () => {
-    const terminal = await startTerminal(['trigger', 'order.sent', '-o', 'table'], env, { columns: 80, rows: 24 });
+    // A sandbox of its own: the events trigger makes must not change the screens compared beside it.
+    const own = await startSandbox();
+    const terminal = await startTerminal(['trigger', 'order.sent', '-o', 'table'], { ...own.env('full'), NO_COLOR: '1' }, { columns: 80, rows: 24 });
     await terminal.waitFor(/EXIT=\d+/);
     const screen = (await terminal.screen()).filter((line) => line !== '');
     expect(screen[0]).toBe('Time                  Type                     Status      Details');
