@@ -9,6 +9,7 @@ import { proxySettings, type ProxySettings } from '../api/proxy.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { IO, type IOStreams } from '../core/io.js';
 import { FORMATS, Output, type Format } from '../core/output.js';
+import { CUSTOM_FIELD, resolveCustomFields, type FieldLabel } from '../core/field-paths.js';
 import { ConfigStore, DEFAULT_BASE_URL, DEFAULT_PROFILE, validateBaseUrl, validateProfileName, type Profile } from '../core/config.js';
 import { osKeyring, SecretStoreError, type SecretStore } from '../core/secret-store.js';
 import { inquirerPrompter, type Prompter } from '../core/prompter.js';
@@ -303,8 +304,18 @@ export class Context {
 
   output(): Promise<Output> {
     // chalk loads with the first output, not at start-up (docs/performance.md).
-    this.outputPromise ??= import('chalk').then(({ Chalk }) => new Output(this.io, this.format, Chalk, this.options.fields));
+    this.outputPromise ??= import('chalk').then(async ({ Chalk }) => {
+      const fields = this.options.fields?.some((path) => path.startsWith(CUSTOM_FIELD)) ? resolveCustomFields(this.options.fields, await this.customFieldLabels()) : this.options.fields;
+      return new Output(this.io, this.format, Chalk, fields, () => this.customFieldLabels());
+    });
     return this.outputPromise;
+  }
+
+  /** The account's custom fields (id and label) from GET /me, read once per run; none when it cannot be read. */
+  private async customFieldLabels(): Promise<FieldLabel[]> {
+    const { namesFor } = await import('../features/names.js');
+    const names = await namesFor(await this.client(), this.signal);
+    return [...names.fields].map(([id, label]) => ({ id, label }));
   }
 
   prompter(): Prompter {

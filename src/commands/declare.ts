@@ -26,11 +26,16 @@ export function enumOption<Flags extends string>(flags: Flags, description: stri
   return option;
 }
 
+/** Resources whose records hold custom-field answers, which `--fields field:LABEL` names. */
+const WITH_CUSTOM_FIELDS: readonly Resource[] = ['link', 'order'];
+
 /** `--fields a,b,c.d`, checked against the resource's fields while parsing (exit 2 before any request). */
 export function fieldsOption(resource: Resource) {
-  return new Option('--fields <a,b.c>', 'only these fields, dotted paths for nested ones, in this order').argParser((value: string) =>
-    parseFieldList(value, fieldPaths(resource), RESOURCE_LABEL[resource]),
-  );
+  const custom = WITH_CUSTOM_FIELDS.includes(resource);
+  const help = custom
+    ? 'only these fields, dotted paths for nested ones, field:LABEL (or field:ID) for a custom field, in this order'
+    : 'only these fields, dotted paths for nested ones, in this order';
+  return new Option('--fields <a,b.c>', help).argParser((value: string) => parseFieldList(value, fieldPaths(resource), RESOURCE_LABEL[resource], custom));
 }
 
 /** The flags every `ls` verb takes. */

@@ -5,7 +5,7 @@
  * jsonl and json lists stream page by page, so memory does not grow with the number of items.
  */
 import type { Chalk, ChalkInstance } from 'chalk';
-import { cellText, leafPaths, project, valueAt } from './field-paths.js';
+import { CUSTOM_FIELD, cellText, headerOf, leafPaths, project, valueAt, type FieldLabel } from './field-paths.js';
 import type { IO } from './io.js';
 import { jsonText, terminalSafe, terminalSafeLine } from './sanitize.js';
 import { textWidth, truncate, wrapLine } from './width.js';
@@ -45,14 +45,42 @@ export interface ListOptions<T> {
 
 export class Output {
   private colorInstance?: ChalkInstance;
+  /** the account's custom fields, once read: headers of `field:<id>` columns */
+  private labels: readonly FieldLabel[] = [];
+  private labelsRead?: Promise<void>;
 
   constructor(
     readonly io: IO,
     readonly format: Format,
     private readonly chalkClass: typeof Chalk,
-    /** --fields: the chosen dotted paths, already checked against the resource */
+    /** --fields: the chosen dotted paths, already checked against the resource (custom fields as `field:<id>`) */
     readonly fields?: readonly string[],
+    /** reads the account's custom fields (id and label); only when a view shows them by label */
+    private readonly customFields?: () => Promise<readonly FieldLabel[]>,
   ) {}
+
+  /**
+   * The columns with custom fields by label: `customFields` (one JSON cell) becomes one column per
+   * field of the account, and the labels of chosen `field:<id>` columns are read. No request when
+   * neither is there.
+   */
+  async withCustomFields(columns: readonly string[]): Promise<string[]> {
+    const custom = columns.includes('customFields') || columns.some((path) => path.startsWith(CUSTOM_FIELD));
+    if (custom && this.customFields) {
+      this.labelsRead ??= this.customFields().then(
+        (labels) => void (this.labels = labels),
+        () => undefined,
+      );
+      await this.labelsRead;
+    }
+    if (!columns.includes('customFields') || this.labels.length === 0) return [...columns];
+    return columns.flatMap((path) => (path === 'customFields' ? this.labels.map((field) => `${CUSTOM_FIELD}${field.id}`) : [path]));
+  }
+
+  /** A column's header: a custom field's label, any other path as it is. */
+  header(path: string): string {
+    return headerOf(path, this.labels);
+  }
 
   /** A chalk that colours only when colour is on (TTY, no NO_COLOR, no --no-color, or forced). */
   get chalk(): ChalkInstance {
@@ -63,11 +91,12 @@ export class Output {
   /** One record: a custom table view for people, the API object itself for machines. */
   async object<T>(item: T, renderTable?: (item: T) => string | Promise<string>): Promise<void> {
     if (this.format === 'csv') {
-      const csv = this.csv(this.fields ?? leafPaths(item));
+      const csv = this.csv(await this.withCustomFields(this.fields ?? leafPaths(item)));
       return csv.items([item]);
     }
+    if (this.fields) await this.withCustomFields(this.fields);
     if (this.fields && this.format === 'table') {
-      return this.io.write(await this.keyValueTable(Object.fromEntries(this.fields.map((path) => [path, valueAt(item, path)]))));
+      return this.io.write(await this.keyValueTable(Object.fromEntries(this.fields.map((path) => [this.header(path), valueAt(item, path)]))));
     }
     if (this.format === 'jsonl') return this.io.write(`${this.json(this.select(item))}\n`);
     if (this.format === 'json') return this.io.write(`${this.json(this.select(item), 2)}\n`);
@@ -83,7 +112,9 @@ export class Output {
     let count = 0;
     let lastCursor: string | null = null;
     const array = this.format === 'json' ? this.jsonArray() : undefined;
-    const csv = this.format === 'csv' ? this.csv(this.fields ?? options.csvColumns) : undefined;
+    const csvColumns = this.fields ?? options.csvColumns;
+    const csv = this.format === 'csv' ? this.csv(csvColumns && (await this.withCustomFields(csvColumns))) : undefined;
+    if (this.fields && !csv) await this.withCustomFields(this.fields);
     const columns = this.fields ? this.fieldColumns<T>() : options.columns;
     let complete = false;
     try {
@@ -113,17 +144,17 @@ export class Output {
 
   /** The chosen fields of one object (the object itself without --fields), for JSON output. */
   select<T>(item: T): T | Record<string, unknown> {
-    return this.fields ? project(item, this.fields) : item;
+    return this.fields ? project(item, this.fields, this.labels) : item;
   }
 
   /** Table columns for --fields: one per path, headed by the path. */
   fieldColumns<T>(): Column<T>[] {
-    return (this.fields ?? []).map((path) => ({ header: path, value: (item: T) => cellText(valueAt(item, path)) }));
+    return (this.fields ?? []).map((path) => ({ header: this.header(path), value: (item: T) => cellText(valueAt(item, path)) }));
   }
 
   /** `-o csv` for a stream: the header row before the first items, then rows page by page. */
   csv(columns?: readonly string[]): CsvWriter {
-    return new CsvWriter(this.io, columns);
+    return new CsvWriter(this.io, columns, (path) => this.header(path));
   }
 
   /** `-o json` for a stream: one array, written as items arrive. */
@@ -247,6 +278,8 @@ export class CsvWriter {
   constructor(
     private readonly io: IO,
     columns?: readonly string[],
+    /** a column's header row cell: its path, or a custom field's label */
+    private readonly header: (path: string) => string = (path) => path,
   ) {
     this.columns = columns;
   }
@@ -257,7 +290,7 @@ export class CsvWriter {
     const rows = values.map((value) => columns.map((path) => csvCell(valueAt(value, path))));
     const { stringify } = await import('csv-stringify/sync');
     // The header's cells are the server's keys: guarded like data cells.
-    await this.io.write(this.onTerminal(stringify(this.count === 0 ? [columns.map(csvCell), ...rows] : rows)));
+    await this.io.write(this.onTerminal(stringify(this.count === 0 ? [columns.map((path) => csvCell(this.header(path))), ...rows] : rows)));
     this.count += values.length;
   }
 
@@ -265,7 +298,7 @@ export class CsvWriter {
   async end(): Promise<void> {
     if (this.count > 0 || !this.columns) return;
     const { stringify } = await import('csv-stringify/sync');
-    await this.io.write(this.onTerminal(stringify([this.columns.map(csvCell)])));
+    await this.io.write(this.onTerminal(stringify([this.columns.map((path) => csvCell(this.header(path)))])));
   }
 
   /** CSV on a terminal is lines on a terminal: through the sanitizer (in a pipe or file, exact). */

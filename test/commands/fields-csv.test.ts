@@ -25,13 +25,15 @@ describe('--fields and -o csv', () => {
     expect(jsonl).toEqual({ exitCode: 0, stdout: '{"status":"SENT","currency":{"symbol":"★"}}\n', stderr: '' });
   });
 
-  it('links ls -o csv without --fields: every field of a link as a column, in the API order', async () => {
-    const link = { id: ID, campaignId: null, selection: 'CATALOG', brandId: 'b', status: 'ACTIVE', claimUrl: 'https://x.test/c', customFields: [{ fieldId: 'f', textValue: '=1', checked: null }], expiresAt: null, createdAt: 't1', approvedAt: null, claimedAt: null, cancelledAt: null, updatedAt: 't2' };
+  it('links ls -o csv without --fields: every field of a link as a column, in the API order, custom fields one column each by label', async () => {
+    const link = { id: ID, campaignId: null, selection: 'CATALOG', brandId: 'b', status: 'ACTIVE', claimUrl: 'https://x.test/c', customFields: [{ fieldId: 'f', textValue: '=1', checked: null }, { fieldId: 'g', textValue: null, checked: true }], expiresAt: null, createdAt: 't1', approvedAt: null, claimedAt: null, cancelledAt: null, updatedAt: 't2' };
+    const fields = [{ id: 'f', label: 'Player ID', type: 'TEXT', required: false, options: [] }, { id: 'g', label: '@consent', type: 'CHECKBOX', required: false, options: [] }, { id: 'h', label: 'VIP tier', type: 'DROPDOWN', required: false, options: ['Gold'] }];
+    api.on('GET /me', { body: { tenant: { id: 't', locales: ['en-US'], approvalRequired: false, customFields: fields }, key: { name: 'k', scopes: ['PERSONAL_LINKS'], webhookUrl: null }, brands: [], environment: 'production' } });
     api.on('GET /personal-links', { body: { items: [link], nextCursor: 'next' } });
     const result = await run('-o', 'csv', 'links', 'ls');
     expect(result.stdout).toBe(
-      'id,campaignId,selection,brandId,status,claimUrl,customFields,expiresAt,createdAt,approvedAt,claimedAt,cancelledAt,updatedAt\n' +
-        `${ID},,CATALOG,b,ACTIVE,https://x.test/c,"[{""fieldId"":""f"",""textValue"":""=1"",""checked"":null}]",,t1,,,,t2\n`,
+      "id,campaignId,selection,brandId,status,claimUrl,Player ID,'@consent,VIP tier,expiresAt,createdAt,approvedAt,claimedAt,cancelledAt,updatedAt\n" +
+        `${ID},,CATALOG,b,ACTIVE,https://x.test/c,'=1,true,,,t1,,,,t2\n`,
     );
   });
 

@@ -1,7 +1,7 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { defaultColumns, fieldPaths } from '../../src/api/resource-fields.js';
-import { parseFieldList, project, valueAt } from '../../src/core/field-paths.js';
+import { parseFieldList, project, resolveCustomFields, valueAt } from '../../src/core/field-paths.js';
 import { IO } from '../../src/core/io.js';
 import { Output, csvCell, type Format } from '../../src/core/output.js';
 import { testTerminal } from '../helpers/terminal.js';
@@ -92,5 +92,54 @@ describe('--fields in each format', () => {
     // Cells only (the borders and widths are the table renderer's business).
     const rows = (await text()).split('\n').map((line) => line.replace(/[│┌┐└┘─┬┴├┤┼]/g, ' ').trim()).filter(Boolean).map((line) => line.split(/\s+/));
     expect(rows).toEqual([['reference', 'currency.name'], ['R-1', 'Coins'], ['R-2', 'Gems']]);
+  });
+});
+
+describe('custom fields as columns', () => {
+  const labels = [
+    { id: 'AAAA-1', label: 'Player ID' },
+    { id: 'bbbb-2', label: 'Consent' },
+  ];
+  const link = { id: 'l1', customFields: [{ fieldId: 'aaaa-1', textValue: '12345', checked: null }, { fieldId: 'BBBB-2', textValue: null, checked: false }] };
+
+  it('field:LABEL and field:ID parse only where records hold answers, and resolve to field:<id> by id or label, ignoring case', () => {
+    expect(parseFieldList('id, field: Player ID ,field:bbbb-2', fieldPaths('link'), 'a link', true)).toEqual(['id', 'field:Player ID', 'field:bbbb-2']);
+    expect(() => parseFieldList('id,field:', fieldPaths('link'), 'a link', true)).toThrow(/^--fields: unknown field field:; valid fields of a link: id, .*, field:LABEL$/);
+    expect(() => parseFieldList('field:Player ID', fieldPaths('campaign'), 'a campaign')).toThrow('--fields: unknown field field:Player ID; valid fields of a campaign: id, name, status, brandIds, expiresAt');
+    expect(resolveCustomFields(['id', 'field:player id', 'field:BBBB-2', 'field:aaaa-1'], labels)).toEqual(['id', 'field:AAAA-1', 'field:bbbb-2']);
+    expect(() => resolveCustomFields(['field:Tier'], labels)).toThrow('--fields: no custom field with id or label "Tier" (the account\'s fields: "Player ID", "Consent")');
+    expect(() => resolveCustomFields(['field:Tier'], [])).toThrow('--fields: no custom field with id or label "Tier" (the account\'s fields: none)');
+  });
+
+  it('the value is the answer (text, or true/false), null when unanswered, undefined when the link has no such field', () => {
+    expect(valueAt(link, 'field:AAAA-1')).toBe('12345');
+    expect(valueAt(link, 'field:bbbb-2')).toBe(false);
+    expect(valueAt({ customFields: [{ fieldId: 'x', textValue: null, checked: null }] }, 'field:x')).toBeNull();
+    expect(valueAt(link, 'field:zzzz')).toBeUndefined();
+    expect(project(link, ['id', 'field:AAAA-1', 'field:zzzz'], labels)).toEqual({ id: 'l1', 'Player ID': '12345', 'field:zzzz': null });
+  });
+
+  it('CSV: chosen custom fields are headed by their labels; without --fields the customFields cell becomes one column per field', async () => {
+    const chosen = (() => {
+      const terminal = testTerminal({ tty: { stdout: false } });
+      const result = new Output(new IO(terminal.streams), 'csv', Chalk, ['id', 'field:AAAA-1', 'field:bbbb-2'], async () => labels);
+      return { output: result, text: async () => (await terminal.settled(), terminal.stdout) };
+    })();
+    await chosen.output.list([{ items: [link], nextCursor: null }], { columns: [], noun: 'links' });
+    expect(await chosen.text()).toBe('id,Player ID,Consent\nl1,12345,false\n');
+
+    const terminal = testTerminal({ tty: { stdout: false } });
+    const all = new Output(new IO(terminal.streams), 'csv', Chalk, undefined, async () => labels);
+    await all.list([{ items: [link], nextCursor: null }], { columns: [], noun: 'links', csvColumns: ['id', 'customFields'] });
+    await terminal.settled();
+    expect(terminal.stdout).toBe('id,Player ID,Consent\nl1,12345,false\n');
+  });
+
+  it('CSV without the account\'s fields (none, or /me unreadable) keeps the answers as one JSON cell', async () => {
+    const terminal = testTerminal({ tty: { stdout: false } });
+    const all = new Output(new IO(terminal.streams), 'csv', Chalk, undefined, () => Promise.reject(new Error('no scope')));
+    await all.list([{ items: [link], nextCursor: null }], { columns: [], noun: 'links', csvColumns: ['id', 'customFields'] });
+    await terminal.settled();
+    expect(terminal.stdout).toBe('id,customFields\nl1,"[{""fieldId"":""aaaa-1"",""textValue"":""12345"",""checked"":null},{""fieldId"":""BBBB-2"",""textValue"":null,""checked"":false}]"\n');
   });
 });
