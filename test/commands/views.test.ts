@@ -66,16 +66,17 @@ describe('names beside ids', () => {
     expect(wide.stdout.split('\n')[2]).toBe(`│ ${LINK} │ CANCELLED │ VIP Winter Gifts │ Lucky Star Casino │ ${T} │`);
   });
 
-  it('JSON lines, JSON and CSV stay the API\'s objects and make no request for names', async () => {
-    api.on('GET /personal-links', { body: { items: [link], nextCursor: null } });
+  it('JSON lines, JSON and CSV stay the API\'s objects and make no request for names (CSV reads /me once, for its custom fields\' labels)', async () => {
+    api.on('GET /personal-links', { body: { items: [link], nextCursor: null } }).on('GET /me', { body: me });
     for (const format of ['jsonl', 'json', 'csv']) {
       const result = await runAtTerminal(['-o', format, 'links', 'ls'], env, 80);
       expect(result.exitCode).toBe(0);
       expect(result.stdout).not.toContain('Lucky');
+      if (format === 'csv') expect(result.stdout.split('\n')[0]).toBe('id,campaignId,selection,brandId,status,claimUrl,Player ID,expiresAt,createdAt,approvedAt,claimedAt,cancelledAt,updatedAt');
     }
     api.on(`GET /personal-links/${LINK}`, { body: link });
     expect((await runAtTerminal(['-o', 'jsonl', 'links', 'get', LINK], env, 80)).stdout).toBe(`${JSON.stringify(link)}\n`);
-    expect(paths()).toEqual(['GET /personal-links', 'GET /personal-links', 'GET /personal-links', `GET /personal-links/${LINK}`]);
+    expect(paths()).toEqual(['GET /personal-links', 'GET /personal-links', 'GET /me', 'GET /personal-links', `GET /personal-links/${LINK}`]);
   });
 
   it('links get: names with the ids kept, field labels; a failed lookup falls back to ids without an error or retries', async () => {
@@ -98,7 +99,7 @@ describe('names beside ids', () => {
     expect(paths().sort()).toEqual(['GET /campaigns?limit=100', 'GET /me', `GET /personal-links/${LINK}`]);
   });
 
-  it('events tail at 80 columns: date and time to the second, whole type, status, names; 200 columns add the id and the decimals', async () => {
+  it('events tail at 80 columns: time of day, whole type, the link\'s whole id (an order\'s reference), status; 200 columns add the date, the decimals and names', async () => {
     api.on('GET /me', { body: me }).on('GET /campaigns?limit=100', { body: campaigns });
     const order = { id: ORDER, status: 'CANCELLED', brandId: BRAND, coinPrice: '1100', currency: { name: 'Star Coins', symbol: 'SC' }, reference: 'SVC-000065', productName: 'Hoodie' };
     const feed = [event('e1', 'personal_link.cancelled', T, link), event('e2', 'order.cancelled', T, order)];
@@ -107,9 +108,9 @@ describe('names beside ids', () => {
     const narrow = await runAtTerminal(['events', 'tail'], env, 80);
     expect(narrow.stdout).toBe(
       [
-        'Time                  Type                     Status      Details',
-        '2026-11-24T14:05:07Z  personal_link.cancelled  CANCELLED   VIP Winter Gifts · L…',
-        '2026-11-24T14:05:07Z  order.cancelled          CANCELLED   SVC-000065  1100 SC …',
+        'Time      Type                     ID                                    Status',
+        `14:05:07  personal_link.cancelled  ${LINK}  CANCEL…`,
+        '14:05:07  order.cancelled          SVC-000065                            CANCEL…',
         '',
       ].join('\n'),
     );

@@ -41,12 +41,17 @@ describe('event lines', () => {
     data: { id: ORDER, status: 'PROCESSING' },
   };
 
-  it('keep the date and time to the second, the whole type and the status at 80 columns; a wide terminal shows everything', async () => {
+  it('keep the time of day, the whole type and the record\'s whole id at 80 columns (the status shrinks); narrower, the date and no id; a wide terminal shows everything', async () => {
     const narrow = terminal(80);
     const renderer = new EventRenderer(narrow.output);
     await renderer.begin();
     await renderer.event(JSON.stringify(order), order);
-    expect((await narrow.text()).split('\n')).toEqual([
+    expect((await narrow.text()).split('\n')).toEqual([`${'Time'.padEnd(8)}  ${'Type'.padEnd(23)}  ${'ID'.padEnd(36)}  Status`, `10:00:00  personal_link.cancelled  ${ORDER}  PROCES…`, '']);
+    const narrower = terminal(78);
+    const before = new EventRenderer(narrower.output);
+    await before.begin();
+    await before.event(JSON.stringify(order), order);
+    expect((await narrower.text()).split('\n')).toEqual([
       `${'Time'.padEnd(20)}  ${'Type'.padEnd(23)}  ${'Status'.padEnd(10)}  Details`,
       '2026-11-21T10:00:00Z  personal_link.cancelled  PROCESSING',
       '',
@@ -78,13 +83,15 @@ describe('event lines', () => {
     expect(await wide.text()).toBe(`${hostile.occurredAt}  order.\\x07sent           ${ORDER}  \\u009b2J    1  \\x1b]8;;http://evil\\x07注文注文注文注文注文注文注文注文\n`);
   });
 
-  it('give way in order: the id first, then the time\'s decimals; time to the second, type and status always', () => {
-    expect(eventLayout(80)).toEqual({ fullTime: false, id: false });
-    expect(eventLayout(94)).toEqual({ fullTime: false, id: false });
-    expect(eventLayout(95)).toEqual({ fullTime: false, id: true });
-    expect(eventLayout(125)).toEqual({ fullTime: false, id: true });
-    expect(eventLayout(126)).toEqual({ fullTime: true, id: true });
-    expect(eventLayout(Infinity)).toEqual({ fullTime: true, id: true });
+  it('give way in order: the date first (below 95), then the id (below 79), then the time\'s decimals; type and status always', () => {
+    expect(eventLayout(78)).toEqual({ fullTime: false, clock: false, id: false });
+    expect(eventLayout(79)).toEqual({ fullTime: false, clock: true, id: true });
+    expect(eventLayout(80)).toEqual({ fullTime: false, clock: true, id: true });
+    expect(eventLayout(94)).toEqual({ fullTime: false, clock: true, id: true });
+    expect(eventLayout(95)).toEqual({ fullTime: false, clock: false, id: true });
+    expect(eventLayout(125)).toEqual({ fullTime: false, clock: false, id: true });
+    expect(eventLayout(126)).toEqual({ fullTime: true, clock: false, id: true });
+    expect(eventLayout(Infinity)).toEqual({ fullTime: true, clock: false, id: true });
     expect([fit('abcdef', 4), fit('abc', 3), fit('注文注文', 5), fit('abc', 0)]).toEqual(['abc…', 'abc', '注文…', '']);
   });
 

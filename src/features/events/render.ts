@@ -4,8 +4,9 @@
  * JSON line each; `-o json` gets one array; `-o csv` a header and one row per event. `--fields`
  * chooses the fields in every format. Shared by `events tail`, `inspect` and `webhooks listen`.
  *
- * Lines fit the terminal (see eventLayout): the date and time to the second, the whole type and the
- * status always; the record's id whole where it fits; the time's six decimals on a wide terminal;
+ * Lines fit the terminal (see eventLayout): the time, the whole type and the status always; the
+ * record's id whole where it fits, at 80 columns beside the clock time alone (`14:05:07`, UTC; an
+ * order's reference in its place); the date too from 95 columns; the time's six decimals on a wide terminal;
  * details (price, reference, gift, campaign and brand by name) take what is left. Widths are
  * measured as the terminal draws them (string-width: wide characters count two). Every value from
  * the feed passes through terminalSafeLine first.
@@ -28,20 +29,36 @@ const STATUS_WIDTH = Math.max(...[...LINK_STATUSES, ...ORDER_STATUSES].map((stat
 /** A time to the second (`2026-11-21T10:00:00Z`) and the API's whole value (six decimals). */
 const SECOND_TIME_WIDTH = 20;
 const FULL_TIME_WIDTH = 27;
+/** The time of day alone (`14:05:07`): what gives way first, so a record's id stays whole at 80 columns. */
+const CLOCK_TIME_WIDTH = 8;
+/** The status keeps at least this much beside the clock time and the id (it shrinks with …). */
+const CLOCK_STATUS_ROOM = 6;
 const ID_WIDTH = 36;
 /** Details keep at least this much before the full time takes room from them. */
 const DETAILS_ROOM = 22;
 
+export interface EventLayout {
+  /** the time with its six decimals */
+  fullTime: boolean;
+  /** the time of day alone (no date), so that the id fits */
+  clock: boolean;
+  /** the record's id (an order's reference beside the clock time) in a column of its own */
+  id: boolean;
+}
+
 /**
- * What a terminal of `columns` shows, in this order of giving way: the time to the second, the
- * whole type and the status always; the record's id once it fits whole; the time's fraction once
- * the details keep room beside it. The details take what is left.
+ * What a terminal of `columns` shows, in this order of giving way: the whole type and the status
+ * always; the record's id whole from 79 columns, beside the time of day alone (an order's
+ * reference in the id's place: the name of it a person acts on); the date from 95; the time's
+ * fraction once the details keep room beside it. Narrower than 79, the date and time to the second
+ * and no id (an order's reference leads its details). The details take what is left.
  */
-export function eventLayout(columns: number): { fullTime: boolean; id: boolean } {
+export function eventLayout(columns: number): EventLayout {
   const base = SECOND_TIME_WIDTH + TYPE_WIDTH + STATUS_WIDTH + 2 * GAP.length;
-  const id = columns >= base + GAP.length + ID_WIDTH;
-  const fullTime = id && columns >= base + GAP.length + ID_WIDTH + FULL_TIME_WIDTH - SECOND_TIME_WIDTH + GAP.length + DETAILS_ROOM;
-  return { fullTime, id };
+  const withDate = columns >= base + GAP.length + ID_WIDTH;
+  const clock = !withDate && columns >= CLOCK_TIME_WIDTH + TYPE_WIDTH + ID_WIDTH + 3 * GAP.length + CLOCK_STATUS_ROOM;
+  const fullTime = withDate && columns >= base + GAP.length + ID_WIDTH + FULL_TIME_WIDTH - SECOND_TIME_WIDTH + GAP.length + DETAILS_ROOM;
+  return { fullTime, clock, id: withDate || clock };
 }
 
 export interface RendererOptions {
@@ -59,7 +76,7 @@ export class EventRenderer {
   count = 0;
   private readonly array?: JsonArrayWriter;
   private readonly csv?: CsvWriter;
-  private readonly layout: { fullTime: boolean; id: boolean };
+  private readonly layout: EventLayout;
   /** the terminal's width; Infinity when stdout is not a terminal (a file keeps whole lines) */
   private readonly columns: number;
   /** brand and campaign names for the details (tables only); ids when unknown */
@@ -115,9 +132,12 @@ export class EventRenderer {
     const type = text(event?.type) || '(no type)';
     const paint = paintEventGroup(chalk, type);
     // A note may come coloured: its colour is dropped, so cutting it never splits an escape sequence.
-    const rest = [note === undefined ? '' : stripVTControlCharacters(note), details(type, data, this.names, !this.layout.id)].filter(Boolean).join(GAP);
+    // Beside the clock time, an order's reference stands in the id's column (its details leave it out).
+    const reference = this.layout.clock && type.startsWith('order.') ? text(data.reference) : '';
+    const rest = [note === undefined ? '' : stripVTControlCharacters(note), details(type, data, this.names, !this.layout.id, reference !== '')].filter(Boolean).join(GAP);
     const time = text(event?.occurredAt);
-    return this.cells(this.layout.fullTime ? time : toTheSecond(time), type, text(data.id), text(data.status), rest, paint, paintStatus(chalk, data.status));
+    const shown = this.layout.fullTime ? time : this.layout.clock ? clockTime(time) : toTheSecond(time);
+    return this.cells(shown, type, reference || text(data.id), text(data.status), rest, paint, paintStatus(chalk, data.status));
   }
 
   /**
@@ -133,7 +153,7 @@ export class EventRenderer {
     paint: (text: string) => string = (value) => value,
     paintState: (text: string) => string = (value) => value,
   ): string {
-    const timeWidth = this.layout.fullTime ? FULL_TIME_WIDTH : SECOND_TIME_WIDTH;
+    const timeWidth = this.layout.fullTime ? FULL_TIME_WIDTH : this.layout.clock ? CLOCK_TIME_WIDTH : SECOND_TIME_WIDTH;
     const cells: [string, number, (text: string) => string][] = [
       [terminalSafeLine(time), timeWidth, (value) => value],
       [terminalSafeLine(type), TYPE_WIDTH, paint],
@@ -183,7 +203,7 @@ function pad(value: string, width: number): string {
  * What a person reads beside an event: for an order its price, reference, gift and brand (the
  * reference first on a terminal too narrow for the id); for a link its campaign and brand.
  */
-function details(type: string, data: Record<string, unknown>, names: Names | undefined, referenceFirst = false): string {
+function details(type: string, data: Record<string, unknown>, names: Names | undefined, referenceFirst = false, withoutReference = false): string {
   const brand = names?.brand(data.brandId) ?? text(data.brandId);
   if (type.startsWith('personal_link.')) {
     const campaign = data.campaignId ? (names?.campaign(data.campaignId) ?? text(data.campaignId)) : data.selection === 'CATALOG' ? 'catalog' : '';
@@ -193,8 +213,15 @@ function details(type: string, data: Record<string, unknown>, names: Names | und
   const currency = (data.currency ?? {}) as { symbol?: unknown; name?: unknown };
   const price = [text(data.coinPrice), text(currency.symbol) || text(currency.name)].filter(Boolean).join(' ');
   const gift = [text(data.productName), names ? brand : ''].filter(Boolean).join(' · ');
+  if (withoutReference) return [price, gift].filter(Boolean).join('  ');
   // Where the order's id has no room, its reference comes first, whole: the one name of the order a person acts on.
   return (referenceFirst ? [text(data.reference), price, gift] : [price, text(data.reference), gift]).filter(Boolean).join('  ');
+}
+
+/** `2026-11-24T14:05:07.123456Z` → `14:05:07` (UTC, as the API writes them); any other form to the second as it is. */
+function clockTime(time: string): string {
+  const match = /^\d{4}-\d\d-\d\dT(\d\d:\d\d:\d\d)(\.\d+)?Z$/i.exec(time);
+  return match ? match[1] : toTheSecond(time);
 }
 
 function text(value: unknown): string {
