@@ -60,20 +60,28 @@ const STAND_IN = '00000000-0000-4000-8000-000000000000';
 /** An order id, or the id of the key's order with this reference. */
 export async function orderId(ctx: Context, value: string, name: string): Promise<string> {
   if (isUuid(value) || !isReference(value)) return validate.uuid(value.trim(), name);
+  return orderIdOf(await ctx.client(), ctx.signal, value, name, (line) => debug(ctx, line));
+}
+
+/**
+ * The same for a caller with a client of its own (the `svc mcp` tools): an order id as it is, or
+ * the id of this client's order with the reference; `log` gets the --debug lines.
+ */
+export async function orderIdOf(client: ApiClient, signal: AbortSignal, value: string, name: string, log: (line: string) => void = () => undefined): Promise<string> {
+  if (isUuid(value) || !isReference(value)) return validate.uuid(value.trim(), name);
   const wanted = value.trim().toUpperCase();
-  const client = await ctx.client();
   let read = 0;
   let pages = 0;
-  for await (const page of pagesOf(client, listRewardStoreOrders, { limit: API_LIMITS.pageSizeMax, all: true, signal: ctx.signal })) {
+  for await (const page of pagesOf(client, listRewardStoreOrders, { limit: API_LIMITS.pageSizeMax, all: true, signal })) {
     pages++;
     const found = page.items.find((order: RewardStoreOrder) => typeof order?.reference === 'string' && order.reference.toUpperCase() === wanted);
     read += page.items.length;
     if (found) {
-      debug(ctx, `resolve: ${name} ${value} is order ${found.id} (GET /reward-store-orders, ${plural(pages, 'page')})`);
+      log(`resolve: ${name} ${value} is order ${found.id} (GET /reward-store-orders, ${plural(pages, 'page')})`);
       return found.id;
     }
   }
-  debug(ctx, `resolve: ${name} ${value}: no such reference (GET /reward-store-orders, ${plural(pages, 'page')}, ${read} orders)`);
+  log(`resolve: ${name} ${value}: no such reference (GET /reward-store-orders, ${plural(pages, 'page')}, ${read} orders)`);
   throw new ReferenceNotFoundError(name, value.trim(), read);
 }
 

@@ -119,6 +119,24 @@ describe('read tools', () => {
     expect(due.data).toMatchObject({ total: 1, nextCursor: null, refunds: [{ orderId: placed.id, coinPrice: placed.coinPrice }], totalsByCurrency: [{ total: placed.coinPrice, count: 1 }] });
   });
 
+  it('orders_get and inspect take an order reference (SVC-…, any case) as the order it names; one no order has is not_found with where claim orders are seen', async () => {
+    const [placed] = await placeOrders({ api: apiCall }, 1);
+    const reference = String(placed.reference);
+    expect(reference).toMatch(/^SVC-\d{6}$/);
+    const byId = await toolCall(mcp, 'orders_get', { orderId: placed.id });
+    const byReference = await toolCall(mcp, 'orders_get', { orderId: reference.toLowerCase() });
+    expect(byReference.isError).toBe(false);
+    expect(byReference.data).toEqual(byId.data);
+    const inspected = await toolCall(mcp, 'inspect', { id: reference });
+    expect(inspected.data).toMatchObject({ kind: 'order', record: { id: placed.id, reference } });
+    const missing = await toolCall(mcp, 'orders_get', { orderId: 'SVC-999999' });
+    expect(missing.isError).toBe(true);
+    expect(missing.data.error).toMatchObject({ code: 'not_found', detail: expect.stringMatching(/^orderId: no order with reference SVC-999999 among the \d+ orders this key placed$/) });
+    const malformed = await toolCall(mcp, 'inspect', { id: 'not an id' });
+    expect(malformed.isError).toBe(true);
+    expect(malformed.text).toContain('id');
+  });
+
   it('doctor and verify_signature: the checks, a valid and an invalid signature with the cause', async () => {
     const doctor = await toolCall(mcp, 'doctor');
     expect((doctor.data.checks as { check: string }[]).map((check) => check.check)).toEqual(['config', 'key', 'api', 'clock', 'webhook']);

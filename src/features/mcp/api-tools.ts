@@ -4,8 +4,9 @@
  * `{items, nextCursor}`, one bounded page), with brand and campaign names beside their ids.
  */
 import * as api from '../../api/resources.js';
+import { orderIdOf } from '../resolve.js';
 import { boundedList } from './result.js';
-import { operationInput, type OperationInput } from './schema.js';
+import { operationInput, type JsonSchema, type OperationInput } from './schema.js';
 import { READ_ONLY, objectSchema, text, withNames, type Call, type Tool } from './tool.js';
 
 interface ReadSpec {
@@ -15,6 +16,8 @@ interface ReadSpec {
   description: string;
   /** the call; `input` says where each argument goes */
   read(call: Call, args: Record<string, unknown>, input: OperationInput): Promise<Record<string, unknown>>;
+  /** arguments whose schema is svc's, not the description's (an order id that may be a reference) */
+  properties?: Record<string, JsonSchema>;
 }
 
 type ListFn = (client: Call['client'], query: never, options: { signal: AbortSignal }) => Promise<{ body: { items: unknown[]; nextCursor: string | null } }>;
@@ -33,6 +36,9 @@ function listPage(list: ListFn, names?: { campaigns?: boolean }) {
 function pick(args: Record<string, unknown>, names: string[]): Record<string, unknown> {
   return Object.fromEntries(names.filter((name) => args[name] !== undefined).map((name) => [name, args[name]]));
 }
+
+/** An order named as a person has it: its id, or its reference (resolved by reading the key's orders). */
+export const ORDER_ID: JsonSchema = { type: 'string', minLength: 1, description: "A store order's id (UUID) or its reference (SVC-000008)." };
 
 const LIST_HINT = 'One page per call: pass nextCursor as `after` for the next page (null: no more).';
 
@@ -91,8 +97,12 @@ const SPECS: ReadSpec[] = [
     name: 'orders_get',
     title: 'Read a rewards store order',
     operationId: 'getRewardStoreOrder',
-    description: 'One store order by id: its reference (SVC-…), status, gift, coin price, carrier and tracking, and why it was cancelled. For its history of events use inspect.',
-    read: async (call, args) => withNames((await api.getRewardStoreOrder(call.client, text(args, 'orderId')!, { signal: call.signal })).body as unknown as Record<string, unknown>, await call.names()),
+    description: 'One store order by id or by its reference (SVC-…): its reference, status, gift, coin price, carrier and tracking, and why it was cancelled. For its history of events use inspect.',
+    properties: { orderId: ORDER_ID },
+    read: async (call, args) => {
+      const id = await orderIdOf(call.client, call.signal, text(args, 'orderId')!, 'orderId');
+      return withNames((await api.getRewardStoreOrder(call.client, id, { signal: call.signal })).body as unknown as Record<string, unknown>, await call.names());
+    },
   },
   {
     name: 'events_list',
@@ -111,7 +121,7 @@ export async function apiReadTools(): Promise<Tool[]> {
         name: spec.name,
         title: spec.title,
         description: spec.description,
-        schema: objectSchema(input.schema.properties ?? {}, input.schema.required),
+        schema: objectSchema({ ...input.schema.properties, ...spec.properties }, input.schema.required),
         write: false,
         hints: READ_ONLY,
         run: (args, call) => spec.read(call, args, input),

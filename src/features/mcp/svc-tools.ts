@@ -3,7 +3,6 @@
  * doctor and verify-signature. Each computes what its command computes (src/features/) and returns
  * it as data; none moves a cursor, pays or marks a refund.
  */
-import * as validate from '../../api/checks.js';
 import { UsageError } from '../../core/errors.js';
 import { parseSince } from '../../core/time.js';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from '../../core/signature.js';
@@ -16,6 +15,7 @@ import { totalsByCurrency, type Refund } from '../refunds/refund.js';
 import { dueRefunds } from '../refunds/source.js';
 import { toReport } from '../verify-signature.js';
 import { knownSecrets, resolveWebhookSecret } from '../webhook-secret.js';
+import { orderIdOf } from '../resolve.js';
 import { boundedList } from './result.js';
 import { componentSchema } from './schema.js';
 import { READ_ONLY, objectSchema, text, withNames, type Call, type Tool } from './tool.js';
@@ -27,12 +27,12 @@ async function inspectTool(): Promise<Tool> {
     name: 'inspect',
     title: 'A link or order and its history',
     description:
-      'What happened to one personal link or store order: the record (with brand and campaign names) and every event about it from the feed, oldest first ("did Ada\'s link get claimed?", "why was this order cancelled, and when?"). Takes a link id or an order id. Reads the whole feed (30 days), so it can take a few seconds.',
-    schema: objectSchema({ id: await componentSchema('Uuid', 'A personal link id or a store order id.'), since: { ...SINCE, description: `Only events that occurred at or after this. ${SINCE.description}` } }, ['id']),
+      'What happened to one personal link or store order: the record (with brand and campaign names) and every event about it from the feed, oldest first ("did Ada\'s link get claimed?", "why was this order cancelled, and when?"). Takes a link id, an order id or an order\'s reference (SVC-…). Reads the whole feed (30 days), so it can take a few seconds.',
+    schema: objectSchema({ id: { type: 'string', minLength: 1, description: "A personal link id, a store order id, or a store order's reference (SVC-000008)." }, since: { ...SINCE, description: `Only events that occurred at or after this. ${SINCE.description}` } }, ['id']),
     write: false,
     hints: READ_ONLY,
     async run(args, call) {
-      const id = validate.uuid(text(args, 'id')!, 'id').toLowerCase();
+      const id = (await orderIdOf(call.client, call.signal, text(args, 'id')!, 'id')).toLowerCase();
       const sinceMicros = parseSince(text(args, 'since'), Date.now());
       const found = await findRecord(call.client, id, call.signal);
       const events = await recordHistory(call.client, id, sinceMicros, call.signal);
