@@ -53,13 +53,13 @@ describe('JSON on a terminal', () => {
     expect(result.stdout).toBe(`${JSON.stringify(items[0])}\n`);
   });
 
-  it('trigger on a terminal: the events it caused, escaped, equal when parsed', async () => {
+  it('trigger -o jsonl on a terminal: the events it caused, escaped, equal when parsed', async () => {
     const sandbox = await startSandbox();
     try {
       const me = (await sandbox.api('GET', '/me')).body;
       const field = me.tenant.customFields.find((f: { type: string }) => f.type === 'TEXT');
       const link = (await sandbox.admin('POST', '/links', { brandId: me.brands[0].id, fullName: 'Ada', customFields: [{ fieldId: field.id, textValue: `t${HOSTILE}` }] })).body;
-      const result = await runAtTerminal(['trigger', 'personal_link.cancelled', '--link', link.id], { ...env, SVC_API_KEY: sandbox.apiKey('full'), SVC_BASE_URL: sandbox.info.baseUrl }, 200);
+      const result = await runAtTerminal(['-o', 'jsonl', 'trigger', 'personal_link.cancelled', '--link', link.id], { ...env, SVC_API_KEY: sandbox.apiKey('full'), SVC_BASE_URL: sandbox.info.baseUrl }, 200);
       expect(result.exitCode).toBe(0);
       expect(result.stdout).not.toMatch(RAW);
       const [caused] = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));

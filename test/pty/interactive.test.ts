@@ -117,7 +117,9 @@ describe.concurrent('on a terminal', () => {
     const link = jsonLines((await svc(['links', 'create', '--campaign', campaign.id, '--name', 'Keep Me'], { env })).stdout)[0];
     const terminal = await start(['links', 'cancel', link.id, '--reason', 'test']);
     await terminal.answer(`Cancel link ${link.id}?`, 'n', 'Enter');
-    await terminal.waitFor('EXIT=1');
+    // Declining is not a failure: one line saying nothing was done, exit 0 (docs/output.md).
+    const screen = await terminal.waitFor('EXIT=0');
+    expect(screen).toContain('Link not cancelled (you declined); nothing was sent.');
     expect(jsonLines((await svc(['links', 'get', link.id], { env })).stdout)[0].status).toBe('ACTIVE');
   });
 });
