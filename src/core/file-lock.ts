@@ -50,34 +50,45 @@ export async function acquireFileLock(lockPath: string, options: FileLockOptions
   /** the holder waited on: while others come and go the lock is moving, and the wait starts again */
   let waitingOn: string | undefined;
   let told = false;
-  for (;;) {
-    if (await tryCreate(lockPath, mine)) {
-      heldTokens.add(mine.token);
-      return {
-        release: async () => {
-          await release(lockPath, mine.token);
-          heldTokens.delete(mine.token);
-        },
-      };
+  // Known as this process's before the file exists: another caller in this process that reads the
+  // lock between its creation and the return below must see a live holder, not a dead predecessor.
+  heldTokens.add(mine.token);
+  try {
+    return await waitFor();
+  } catch (error) {
+    heldTokens.delete(mine.token);
+    throw error;
+  }
+
+  async function waitFor(): Promise<FileLock> {
+    for (;;) {
+      if (await tryCreate(lockPath, mine)) {
+        return {
+          release: async () => {
+            await release(lockPath, mine.token);
+            heldTokens.delete(mine.token);
+          },
+        };
+      }
+      const held = await readOwner(lockPath);
+      if (held.kind === 'gone') continue;
+      if (held.kind === 'stale' || (held.kind === 'owner' && !(await isAlive(held.owner)))) {
+        await takeOver(lockPath, held.text, pollMs);
+        continue;
+      }
+      const who = held.kind === 'owner' ? `pid ${held.owner.pid}${held.owner.host === mine.host ? '' : ` on ${held.owner.host}`}` : 'a process starting up';
+      const holder = held.kind === 'owner' ? held.text : held.kind;
+      if (holder !== waitingOn) {
+        waitingOn = holder;
+        deadline = Date.now() + options.waitMs;
+      }
+      if (Date.now() >= deadline) throw options.busy(who);
+      if (!told) {
+        told = true;
+        options.onWait?.(who);
+      }
+      await sleep(pollMs + Math.floor(Math.random() * pollMs), options.signal);
     }
-    const held = await readOwner(lockPath);
-    if (held.kind === 'gone') continue;
-    if (held.kind === 'stale' || (held.kind === 'owner' && !(await isAlive(held.owner)))) {
-      await takeOver(lockPath, held.text, pollMs);
-      continue;
-    }
-    const who = held.kind === 'owner' ? `pid ${held.owner.pid}${held.owner.host === mine.host ? '' : ` on ${held.owner.host}`}` : 'a process starting up';
-    const holder = held.kind === 'owner' ? held.text : held.kind;
-    if (holder !== waitingOn) {
-      waitingOn = holder;
-      deadline = Date.now() + options.waitMs;
-    }
-    if (Date.now() >= deadline) throw options.busy(who);
-    if (!told) {
-      told = true;
-      options.onWait?.(who);
-    }
-    await sleep(pollMs + Math.floor(Math.random() * pollMs), options.signal);
   }
 }
 
