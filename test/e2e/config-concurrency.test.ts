@@ -11,16 +11,19 @@ import { addEvents, startSandbox, type InProcessSandbox } from '../helpers/sandb
 import { svc } from '../helpers/svc.js';
 
 let sandbox: InProcessSandbox;
+/** Sixteen processes at once on a busy 2-core machine can take minutes; a hang still fails. */
+const PROCESS_TIMEOUT_MS = 180_000;
+const TEST_TIMEOUT_MS = 240_000;
 beforeAll(async () => {
   sandbox = await startSandbox();
   await addEvents(sandbox, 3);
 });
 
 const login = (dir: string, profile: string) =>
-  svc(['login', '--profile', profile, '--api-key-stdin'], { env: { SVC_CONFIG_DIR: dir, SVC_BASE_URL: sandbox.baseUrl, SVC_KEYRING: '0' }, input: `${sandbox.key('full').apiKey}\n` });
+  svc(['login', '--profile', profile, '--api-key-stdin'], { env: { SVC_CONFIG_DIR: dir, SVC_BASE_URL: sandbox.baseUrl, SVC_KEYRING: '0' }, input: `${sandbox.key('full').apiKey}\n`, timeout: PROCESS_TIMEOUT_MS });
 
 const tail = (dir: string, profile: string) =>
-  svc(['events', 'tail', '--resume', '-o', 'jsonl'], { env: { SVC_CONFIG_DIR: dir, SVC_BASE_URL: sandbox.baseUrl, SVC_API_KEY: sandbox.key('full').apiKey, SVC_KEYRING: '0', SVC_PROFILE: profile } });
+  svc(['events', 'tail', '--resume', '-o', 'jsonl'], { env: { SVC_CONFIG_DIR: dir, SVC_BASE_URL: sandbox.baseUrl, SVC_API_KEY: sandbox.key('full').apiKey, SVC_KEYRING: '0', SVC_PROFILE: profile }, timeout: PROCESS_TIMEOUT_MS });
 
 const config = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, unknown>; cursors: Record<string, Record<string, string>> };
 
@@ -31,7 +34,7 @@ it('16 logins at once into one config directory keep 16 profiles', async () => {
   expect(runs.map((run) => [run.exitCode, run.stderr.includes('saved as profile')])).toEqual(names.map(() => [0, true]));
   expect(Object.keys(config(dir).profiles).sort()).toEqual([...names].sort());
   expect(readdirSync(dir)).toEqual(['config.json']);
-}, 120_000);
+}, TEST_TIMEOUT_MS);
 
 it('8 cursor saves beside 8 logins keep every cursor and every profile; the next --resume prints nothing again', async () => {
   const dir = tempDir();
@@ -43,7 +46,7 @@ it('8 cursor saves beside 8 logins keep every cursor and every profile; the next
   expect(cursors.sort()).toEqual(Array.from({ length: 8 }, (_, i) => [`t${i}`, 'string']).sort());
   const again = await tail(dir, 't3');
   expect({ exitCode: again.exitCode, stdout: again.stdout }).toEqual({ exitCode: 0, stdout: '' });
-}, 120_000);
+}, TEST_TIMEOUT_MS);
 
 it('a config lock left by a killed svc is taken over: the login saves at once', async () => {
   const dir = tempDir();
