@@ -32,6 +32,8 @@ export default defineConfig({
       layer('pty'),
       // The sandbox's web pages in Debian's Chromium (test/browser/README.md): one browser per file.
       layer('browser'),
+      // `svc mcp` driven by the SDK's own client over stdio (test/mcp/README.md).
+      layer('mcp'),
       { extends: true as const, test: { name: 'isolated', include: [`test/*/${ISOLATED}`], isolate: true } },
     ],
   },

@@ -11,7 +11,7 @@ _svc_profiles() {
 }
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cmdpath="svc" opt="" w i npos=0 subcommands="" options=""
-  local valueflags=" --profile --base-url --output -o --timeout --max-retries --rate --jq --fields --brand --status --limit --after --campaign --name --email --message --locale --field --idempotency-key --from-file --concurrency --reason --country --store --product --variation --price --phone --street --city --postal-code --details --type --last -n --interval --forward-to --link --order --since --give-up-after --bucket --ledger --exec --payload-file --timestamp --port --path --save-dir --to --header --tolerance --now --data -H --host --rate-limit --faults --seed --log "
+  local valueflags=" --profile --base-url --output -o --timeout --max-retries --rate --jq --fields --brand --status --limit --after --campaign --field --name --email --message --locale --idempotency-key --from-file --concurrency --reason --country --store --product --variation --price --phone --street --city --postal-code --details --type --last -n --interval --forward-to --link --order --since --give-up-after --bucket --ledger --exec --payload-file --timestamp --port --path --save-dir --to --header --tolerance --now --tools --data -H --host --rate-limit --faults --seed --log "
   [[ "$cur" == "=" || "$cur" == ":" ]] && cur=""
   # The command path: words before the cursor, without options and their values. Bash splits a
   # value at = and : (--profile=p, http://host), so those pieces are skipped with it.
@@ -26,7 +26,7 @@ _svc_complete() {
       continue
     fi
     case "$cmdpath $w" in
-      "svc login"|"svc profiles"|"svc profiles ls"|"svc profiles use"|"svc profiles rm"|"svc me"|"svc campaigns"|"svc campaigns ls"|"svc links"|"svc links ls"|"svc links get"|"svc links create"|"svc links cancel"|"svc stores"|"svc stores ls"|"svc stores show"|"svc orders"|"svc orders place"|"svc orders ls"|"svc orders get"|"svc events"|"svc events tail"|"svc events stats"|"svc refunds"|"svc refunds due"|"svc refunds run"|"svc refunds mark"|"svc refunds ls"|"svc trigger"|"svc webhooks"|"svc webhooks test"|"svc webhooks sign"|"svc webhooks listen"|"svc webhooks replay"|"svc inspect"|"svc doctor"|"svc verify-signature"|"svc api"|"svc completion"|"svc sandbox") cmdpath="$cmdpath $w"; npos=0 ;;
+      "svc login"|"svc profiles"|"svc profiles ls"|"svc profiles use"|"svc profiles rm"|"svc me"|"svc campaigns"|"svc campaigns ls"|"svc links"|"svc links ls"|"svc links get"|"svc links create"|"svc links cancel"|"svc stores"|"svc stores ls"|"svc stores show"|"svc orders"|"svc orders place"|"svc orders ls"|"svc orders get"|"svc events"|"svc events tail"|"svc events stats"|"svc refunds"|"svc refunds due"|"svc refunds run"|"svc refunds mark"|"svc refunds ls"|"svc trigger"|"svc webhooks"|"svc webhooks test"|"svc webhooks sign"|"svc webhooks listen"|"svc webhooks replay"|"svc inspect"|"svc doctor"|"svc verify-signature"|"svc mcp"|"svc api"|"svc completion"|"svc sandbox") cmdpath="$cmdpath $w"; npos=0 ;;
       *) ((npos++)) ;;
     esac
   done
@@ -62,7 +62,7 @@ _svc_complete() {
     esac
   fi
   case "$cmdpath" in
-    "svc") subcommands='login profiles me campaigns links stores orders events refunds trigger webhooks inspect doctor verify-signature api completion sandbox' options='--version --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
+    "svc") subcommands='login profiles me campaigns links stores orders events refunds trigger webhooks inspect doctor verify-signature mcp api completion sandbox' options='--version --profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
     "svc login") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --api-key-stdin --webhook-secret-stdin --help -h' ;;
     "svc profiles") subcommands='ls use rm' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
     "svc profiles ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
@@ -72,7 +72,7 @@ _svc_complete() {
     "svc campaigns") subcommands='ls' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
     "svc campaigns ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --brand --status --fields --limit --after --all --help -h' ;;
     "svc links") subcommands='ls get create cancel' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
-    "svc links ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --brand --campaign --status --fields --limit --after --all --help -h' ;;
+    "svc links ls") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --brand --campaign --field --status --fields --limit --after --all --help -h' ;;
     "svc links get") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --fields --help -h' ;;
     "svc links create") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --campaign --name --brand --email --message --locale --field --idempotency-key --from-file --concurrency --dry-run --help -h' ;;
     "svc links cancel") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --reason --idempotency-key --yes -y --dry-run --help -h' ;;
@@ -100,6 +100,7 @@ _svc_complete() {
     "svc inspect") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --since --fields --help -h' ;;
     "svc doctor") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --webhook --help -h' ;;
     "svc verify-signature") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --header --payload-file --secret-stdin --tolerance --now --help -h' ;;
+    "svc mcp") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --allow-write --tools --help -h' ;;
     "svc api") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --data --paginate --idempotency-key --include -i --header -H --dry-run --help -h' ;;
     "svc completion") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --help -h' ;;
     "svc sandbox") subcommands='' options='--profile --base-url --output -o --no-color --no-input --debug --timeout --max-retries --rate --jq --host --port --approval-required --rate-limit --faults --seed --no-profile --verbose --log --help -h' ;;

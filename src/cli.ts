@@ -7,6 +7,7 @@ import type { Command as TypedCommand } from '@commander-js/extra-typings';
 import { Command, Option } from 'commander';
 import { outputOf, runMain, secretFlagRefusal, SECRET_FLAGS, type Runtime } from './app/main.js';
 import type { Dependencies } from './app/context.js';
+import { declareGlobals } from './app/globals.js';
 import type { VerbModule, VerbTable } from './app/verb.js';
 import type { IOStreams } from './core/io.js';
 import { processStreams } from './core/stdio.js';
@@ -61,6 +62,7 @@ const COMMANDS: Entry[] = [
   { name: 'inspect', description: 'a link or order and its history from the event feed, oldest first', load: () => import('./commands/inspect.js') },
   { name: 'doctor', description: 'check config, key, API, clock and webhook setup; one line each with a fix', load: () => import('./commands/doctor.js') },
   { name: 'verify-signature', description: 'check a Svc-Signature header against a payload and explain why it fails', load: () => import('./commands/verify-signature.js') },
+  { name: 'mcp', description: 'serve the API and svc\'s support tools to an AI assistant (Model Context Protocol over stdio)', load: () => import('./commands/mcp.js') },
   { name: 'api', description: 'make a raw API call with auth, retries, idempotency and error rendering', load: () => import('./commands/api.js') },
   { name: 'completion', description: 'print a shell completion script', load: () => import('./commands/completion.js') },
   { name: '__complete', description: 'print completion candidates, one a line', hidden: true, load: () => import('./commands/complete.js') },
@@ -87,17 +89,9 @@ export function buildProgram(runtime: Runtime): { program: Command; tree: () => 
   const program = new Command('svc')
     .description('Work with the Personal Gift Links and Rewards Stores API: links, stores, orders, events and webhooks.')
     .version(VERSION, '--version', 'print the version')
-    .helpOption('-h, --help', 'show help')
-    .addOption(new Option('--profile <name>', 'stored profile to use').env('SVC_PROFILE'))
-    .option('--base-url <url>', 'API base URL ending in /v1 (env SVC_BASE_URL); http:// only for loopback')
-    .addOption(new Option('-o, --output <format>', 'output format (default: table on a TTY, jsonl otherwise)').choices(['table', 'json', 'jsonl', 'csv']))
-    .option('--no-color', 'no colour (also NO_COLOR)')
-    .option('--no-input', 'never prompt (implied when not on a TTY or CI is set)')
-    .option('--debug', 'request and response lines on stderr, secrets redacted (also SVC_DEBUG=1)')
-    .option('--timeout <seconds>', 'per-attempt response time-out (default 30)')
-    .option('--max-retries <n>', 'retries for retryable failures (default 4)')
-    .option('--rate <perMinute>', 'never exceed this many requests a minute (default 3000)')
-    .option('--jq <expr>', 'run each JSON value printed through this jq program; results one a line, strings raw (implies -o jsonl unless -o json)')
+    .helpOption('-h, --help', 'show help');
+  declareGlobals(typed(program));
+  program
     .showSuggestionAfterError(true)
     // Commander's parse errors are printed by the app, in the same shape as every other error; every
     // node made below inherits this (commander copies it to subcommands as they are made).

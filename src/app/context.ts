@@ -13,26 +13,20 @@ import { ConfigStore, DEFAULT_BASE_URL, DEFAULT_PROFILE, validateBaseUrl, valida
 import { osKeyring, SecretStoreError, type SecretStore } from '../core/secret-store.js';
 import { inquirerPrompter, type Prompter } from '../core/prompter.js';
 import * as validate from '../core/validate.js';
+import type { declareGlobals } from './globals.js';
+import type { OptionsOf } from './verb.js';
 import { jsonText, terminalSafeLine } from '../core/sanitize.js';
 
-/** Global options as commander hands them over (strings; validated here). */
-export interface GlobalOptions {
-  profile?: string;
-  baseUrl?: string;
-  output?: string;
-  color?: boolean;
-  input?: boolean;
-  debug?: boolean;
-  timeout?: string;
-  maxRetries?: string;
-  rate?: string;
+/**
+ * Global options as commander hands them over (strings; validated here), typed from their declaration,
+ * with the options of the command that the Context reads too.
+ */
+export type GlobalOptions = Partial<OptionsOf<typeof declareGlobals>> & {
   /** --fields of the command, already parsed and checked against its resource */
   fields?: string[];
   /** --dry-run of a changing command: print each changing request instead of sending it */
   dryRun?: boolean;
-  /** --jq: a jq program every JSON value printed on stdout goes through */
-  jq?: string;
-}
+};
 
 /** A global option given for this run (on the command line or by its environment variable), as commander parsed it. */
 export interface GivenGlobal {

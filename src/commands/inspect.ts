@@ -11,7 +11,7 @@ import { truncate, type Column, type Output } from '../core/output.js';
 import stringWidth from 'string-width';
 import { terminalSafeLine } from '../core/sanitize.js';
 import { parseSince, parseTimestamp, toTheSecond } from '../core/time.js';
-import * as validate from '../api/checks.js';
+import * as resolve from '../features/resolve.js';
 import { findRecord, recordHistory, type Found } from '../features/inspect.js';
 import { namesFor, type Names } from '../features/names.js';
 import { paintStatus } from '../features/status.js';
@@ -21,16 +21,16 @@ import { examples, fieldsOption } from './declare.js';
 
 export function declare(command: Command) {
   return command
-    .argument('<id>', 'a link id or an order id')
+    .argument('<id>', 'a link id, an order id or an order reference (SVC-000008)')
     .description('a link or order and its history from the event feed, oldest first')
     .option('--since <time|duration>', 'read events that occurred at or after this: 15m, 2h, 7d or an ISO time (default: the whole feed, 30 days)')
     .addOption(fieldsOption('event'))
-    .addHelpText('after', examples('svc inspect <id>', 'svc inspect <id> --since 2d', 'svc inspect <id> -o json | jq .events[].type', 'svc inspect <id> -o csv --fields occurredAt,type,data.status'));
+    .addHelpText('after', examples('svc inspect <id>', 'svc inspect SVC-000008', 'svc inspect <id> --since 2d', 'svc inspect <id> -o json | jq .events[].type', 'svc inspect <id> -o csv --fields occurredAt,type,data.status'));
 }
 
 export async function run(ctx: Context, opts: OptionsOf<typeof declare>, [rawId]: ArgsOf<typeof declare>): Promise<void> {
-  const id = validate.uuid(rawId, 'ID').toLowerCase();
   const sinceMicros = parseSince(opts.since, Date.now());
+  const id = (await resolve.orderId(ctx, rawId, 'ID')).toLowerCase();
   const client = await ctx.client();
   const output = await ctx.output();
   const found = await findRecord(client, id, ctx.signal);

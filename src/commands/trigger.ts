@@ -18,6 +18,7 @@ import type { ArgsOf, OptionsOf } from '../app/verb.js';
 import { ApiError, ExitCode, FailureError, SvcError, UsageError } from '../core/errors.js';
 import { terminalSafeLine } from '../core/sanitize.js';
 import * as validate from '../api/checks.js';
+import * as resolve from '../features/resolve.js';
 import { feed, type FeedEvent } from '../features/events/feed.js';
 import type { DeliveryRecord as Delivery } from '../api/delivery-record.js';
 import { SandboxAdmin } from '../features/sandbox-admin.js';
@@ -34,7 +35,7 @@ export function declare(command: Command) {
     .argument('<type>', 'event type: personal_link.created|approved|claimed|cancelled|expired, order.approved|cancelled|sent|completed, ping')
     .description('sandbox only: make the sandbox produce an event of TYPE and print the events it caused')
     .option('--link <id>', 'act on this link instead of creating one')
-    .option('--order <id>', 'act on this order (placed by this key) instead of placing one')
+    .option('--order <id|reference>', 'act on this order (placed by this key; id or reference) instead of placing one')
     .addHelpText('after', examples('svc --profile sandbox trigger order.cancelled', 'svc trigger personal_link.approved', 'svc trigger order.sent --order <id>', 'svc trigger ping'));
 }
 
@@ -45,9 +46,9 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>, args: A
   }
   const eventType = type as EventType;
   const linkId = validate.optionalUuid(opts.link, '--link');
-  const orderId = validate.optionalUuid(opts.order, '--order');
+  if (opts.order !== undefined && !eventType.startsWith('order.')) throw new UsageError(`--order: only for order.* types, not ${eventType}`);
+  const orderId = await resolve.optionalOrderId(ctx, opts.order);
   if (linkId !== undefined && !eventType.startsWith('personal_link.')) throw new UsageError(`--link: only for personal_link.* types, not ${eventType}`);
-  if (orderId !== undefined && !eventType.startsWith('order.')) throw new UsageError(`--order: only for order.* types, not ${eventType}`);
   if (linkId !== undefined && eventType === 'personal_link.created') throw new UsageError('--link: personal_link.created always makes a new link');
 
   const profile = await ctx.profile();

@@ -30,15 +30,30 @@ export async function* interruptible(stream: Readable, signal: AbortSignal): Asy
   if (signal.aborted) throw new InterruptedError();
 }
 
-export async function readAll(stream: Readable, signal: AbortSignal): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of interruptible(stream, signal)) chunks.push(chunk);
-  return Buffer.concat(chunks);
+/**
+ * All of a stream, at most `max` bytes: past that the stream is released and the read ends with
+ * `tooLarge()` (standard input of /dev/zero never ends).
+ */
+export async function readAll(stream: Readable, signal: AbortSignal, max = Number.POSITIVE_INFINITY, tooLarge = (): Error => new UsageError('standard input is too large')): Promise<Buffer> {
+  try {
+    return await collect(interruptible(stream, signal), max, tooLarge);
+  } catch (error) {
+    stream.destroy();
+    throw error;
+  }
+}
+
+/** Secrets and keys on standard input: far smaller than this. */
+export const SECRET_LIMIT: InputLimit = { bytes: 64 * 1024, words: '64 KiB' };
+
+/** Standard input holding a secret or a key, at most SECRET_LIMIT; `flag` names it in the refusal. */
+export function readSecretInput(stream: Readable, signal: AbortSignal, flag: string): Promise<Buffer> {
+  return readAll(stream, signal, SECRET_LIMIT.bytes, () => new UsageError(`${flag}: standard input is larger than ${SECRET_LIMIT.words}, the most svc reads for a secret`));
 }
 
 /** Lines of stdin, trimmed of their line ends (for `--api-key-stdin --webhook-secret-stdin`). */
 export async function readStdinLines(stream: Readable, count: number, what: string, signal: AbortSignal): Promise<string[]> {
-  const text = (await readAll(stream, signal)).toString('utf8');
+  const text = (await readSecretInput(stream, signal, what)).toString('utf8');
   const lines = text.split(/\r?\n/).map((line) => line.trim());
   const values = lines.slice(0, count);
   if (values.length < count || values.some((value) => value === '')) {
@@ -71,14 +86,7 @@ const CHUNK_BYTES = 64 * 1024;
 export async function readFileOrStdin(path: string | undefined, stdin: Readable, flag: string, signal: AbortSignal, limit: InputLimit): Promise<Buffer> {
   if (path === undefined || path === '') throw new UsageError(`${flag}: required`);
   const tooLarge = (what: string) => new UsageError(`${flag}: ${what} is larger than ${limit.words}, the most svc reads here`);
-  if (path === '-') {
-    try {
-      return await collect(interruptible(stdin, signal), limit.bytes, () => tooLarge('standard input'));
-    } catch (error) {
-      stdin.destroy();
-      throw error;
-    }
-  }
+  if (path === '-') return readAll(stdin, signal, limit.bytes, () => tooLarge('standard input'));
   let stats;
   try {
     stats = await stat(path);

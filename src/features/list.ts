@@ -1,5 +1,5 @@
 /** The shared body of every `ls` verb: validate list flags, page through, render. */
-import { pagesOf, type ListOperation, type PageQuery } from '../api/paginate.js';
+import { pagesOf, type ListOperation, type Page, type PageQuery } from '../api/paginate.js';
 import { RESOURCE_OF_PATH, defaultColumns } from '../api/resource-fields.js';
 import { API_LIMITS } from '../api/types.js';
 import type { Context, GivenGlobal } from '../app/context.js';
@@ -27,7 +27,13 @@ export async function runList<Q extends PageQuery, T>(
     noun: string;
     command: string;
     /** the filter flags as given, repeated in the next-page hint so it continues the same list */
-    filters: Record<string, string | undefined>;
+    filters: Record<string, string | readonly string[] | undefined>;
+    /**
+     * Keeps only the items it accepts (a filter the API does not have): pages of 100 are read until
+     * `--limit` items (25 by default) were kept, or to the end with --all; the hint continues after
+     * the last page read, so no match is skipped.
+     */
+    keep?: (item: T) => boolean;
   },
 ): Promise<void> {
   // With --all, the largest page unless told otherwise: fewer round trips for the same items.
@@ -37,7 +43,10 @@ export async function runList<Q extends PageQuery, T>(
   const output = await ctx.output();
   // Names are read only for a person's table: JSON, JSON lines and CSV make no request for them.
   const columns = typeof spec.columns === 'function' ? (ctx.format === 'table' && !ctx.options.fields ? spec.columns(await namesFor(client, ctx.signal, { campaigns: spec.names === 'campaigns' })) : []) : spec.columns;
-  await output.list(pagesOf(client, spec.list, { query: spec.query, limit, after: flags.after, all: flags.all, signal: ctx.signal }), {
+  const pages = spec.keep
+    ? kept(pagesOf(client, spec.list, { query: spec.query, limit: API_LIMITS.pageSizeMax, after: flags.after, all: true, signal: ctx.signal }), spec.keep, flags.all ? undefined : (limit ?? API_LIMITS.pageSizeDefault))
+    : pagesOf(client, spec.list, { query: spec.query, limit, after: flags.after, all: flags.all, signal: ctx.signal });
+  await output.list(pages, {
     columns,
     csvColumns: RESOURCE_OF_PATH[spec.list.path] ? defaultColumns(RESOURCE_OF_PATH[spec.list.path]) : undefined,
     noun: spec.noun,
@@ -45,15 +54,26 @@ export async function runList<Q extends PageQuery, T>(
   });
 }
 
+/** Pages with only the items `keep` accepts, ending after the page on which `wanted` were kept. */
+async function* kept<T>(pages: AsyncIterable<Page<T>>, keep: (item: T) => boolean, wanted: number | undefined): AsyncGenerator<Page<T>> {
+  let count = 0;
+  for await (const page of pages) {
+    const items = page.items.filter(keep);
+    count += items.length;
+    yield { items, nextCursor: page.nextCursor };
+    if (wanted !== undefined && count >= wanted) return;
+  }
+}
+
 /**
  * The command that continues a listing: `svc`, every global option that was given, the command, its
  * flags and the cursor, each value quoted for a POSIX shell. The cursor is the server's data:
  * pasted into a shell, the line runs svc with these arguments and nothing else.
  */
-export function nextPageCommand(command: string, globals: readonly GivenGlobal[], flags: Record<string, string | undefined>): string {
+export function nextPageCommand(command: string, globals: readonly GivenGlobal[], flags: Record<string, string | readonly string[] | undefined>): string {
   const [program, ...verb] = command.split(' ');
   const globalWords = globals.flatMap(({ flag, value }) => (typeof value === 'string' ? [flagWithValue(flag, value)] : value || flag.startsWith('--no-') ? [flag] : []));
-  const flagWords = Object.entries(flags).flatMap(([flag, value]) => (value === undefined ? [] : [flagWithValue(flag, value)]));
+  const flagWords = Object.entries(flags).flatMap(([flag, value]) => (value === undefined ? [] : typeof value === 'string' ? [flagWithValue(flag, value)] : value.map((one) => flagWithValue(flag, one))));
   return [program, ...globalWords, ...verb, ...flagWords].join(' ');
 }
 

@@ -5,7 +5,7 @@
 import type { Context } from '../app/context.js';
 import { UsageError } from '../core/errors.js';
 import type { KnownSecret } from '../core/signature-diagnose.js';
-import { readAll } from '../core/stdin.js';
+import { readSecretInput } from '../core/stdin.js';
 
 export interface ResolvedSecret {
   secret: string;
@@ -39,7 +39,7 @@ async function readSecretStdin(ctx: Context): Promise<string> {
     if (!ctx.io.canPrompt()) throw new UsageError('--secret-stdin: pipe the secret in (standard input is a terminal and prompting is off)');
     return ctx.prompter().password('Webhook secret:');
   }
-  const secret = secretFromStdin((await readAll(ctx.io.streams.stdin, ctx.signal)).toString('utf8'));
+  const secret = secretFromStdin((await readSecretInput(ctx.io.streams.stdin, ctx.signal, '--secret-stdin')).toString('utf8'));
   if (secret === undefined) throw new UsageError('--secret-stdin: expected the webhook secret on standard input');
   return secret;
 }

@@ -2,7 +2,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiDouble } from '../helpers/double.js';
+import { ApiDouble, doubleEachTest } from '../helpers/double.js';
 import { runInProcess, runOn } from '../helpers/run.js';
 
 const KEY = 'svc_live_0123456789abcdefghijklmnopqrstuv';
@@ -10,11 +10,10 @@ const DATE = 'Tue, 24 Nov 2026 06:00:00 GMT';
 let api: ApiDouble;
 let env: Record<string, string>;
 
-beforeEach(async () => {
-  api = await new ApiDouble().start();
+doubleEachTest((double) => {
+  api = double;
   env = { SVC_BASE_URL: api.baseUrl, SVC_API_KEY: KEY, SVC_CONFIG_DIR: '/nonexistent-svc-config' };
 });
-afterEach(() => api.stop());
 
 describe('svc api -i', () => {
   it('prints the status line and headers, a blank line, then the body (stdout), like curl -i', async () => {

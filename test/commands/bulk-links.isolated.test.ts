@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../helpers/cleanup.js';
 import { svc } from '../helpers/run.js';
+import { jsonLines } from '../helpers/lines.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 
 // Retries under injected faults wait in virtual time.
@@ -13,7 +14,6 @@ let sandbox: InProcessSandbox;
 let env: Record<string, string>;
 let campaign: { id: string; brandIds: string[] };
 
-const jsonLines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 
 beforeAll(async () => {
   sandbox = await startSandbox();

@@ -2,8 +2,8 @@
 import { createServer } from 'node:net';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiDouble } from '../helpers/double.js';
+import { describe, expect, it } from 'vitest';
+import { ApiDouble, doubleEachTest } from '../helpers/double.js';
 import { runInProcess } from '../helpers/run.js';
 import { tempConfigDir } from '../helpers/svc.js';
 
@@ -23,11 +23,10 @@ const events = [
 
 let api: ApiDouble;
 let env: Record<string, string>;
-beforeEach(async () => {
-  api = await new ApiDouble().start();
+doubleEachTest((double) => {
+  api = double;
   env = { SVC_API_KEY: KEY, SVC_BASE_URL: api.baseUrl, SVC_CONFIG_DIR: tempConfigDir() };
 });
-afterEach(async () => api.stop());
 
 /** The feed in two pages, then caught up. */
 function scriptFeed(): void {
@@ -110,7 +109,7 @@ describe('events tail --follow --give-up-after', () => {
     expect(result.stdout).toBe('');
     const lines = result.stderr.split('\n').filter(Boolean);
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^… \d\d:\d\d:\d\d UTC feed unavailable \(.*connection refused.*\); retrying with backoff, giving up after 1s without success$/);
+    expect(lines[0]).toMatch(/^… \d\d:\d\d:\d\d UTC feed unavailable, retrying with backoff \(giving up after 1s without success\): .*connection refused.*$/);
     expect(lines[1]).toMatch(/^error: feed_unavailable: no poll of the event feed succeeded for 1s \(last: .*connection refused.*\); giving up as --give-up-after asks$/);
     expect(lines[2]).toBe('hint: the saved cursor is kept; start again with --resume when the service is back');
     expect(elapsed).toBeGreaterThanOrEqual(1000);

@@ -1,6 +1,6 @@
 /** --fields and -o csv on the list and get/show commands, against a strict API double. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiDouble } from '../helpers/double.js';
+import { describe, expect, it } from 'vitest';
+import { ApiDouble, doubleEachTest } from '../helpers/double.js';
 import { runInProcess } from '../helpers/run.js';
 import { tempConfigDir } from '../helpers/svc.js';
 
@@ -10,11 +10,10 @@ const order = { id: ID, reference: '+1 SUM(A1)', status: 'SENT', coinPrice: '110
 
 let api: ApiDouble;
 let env: Record<string, string>;
-beforeEach(async () => {
-  api = await new ApiDouble().start();
+doubleEachTest((double) => {
+  api = double;
   env = { SVC_API_KEY: KEY, SVC_BASE_URL: api.baseUrl, SVC_CONFIG_DIR: tempConfigDir() };
 });
-afterEach(async () => api.stop());
 const run = (...argv: string[]) => runInProcess(argv, env);
 
 describe('--fields and -o csv', () => {

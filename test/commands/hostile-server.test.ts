@@ -7,9 +7,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cleanup.js';
-import { ApiDouble } from '../helpers/double.js';
+import { ApiDouble, doubleEachTest } from '../helpers/double.js';
 import { runAtTerminal, runInProcess } from '../helpers/run.js';
 import { startSandbox } from '../sandbox/helpers.js';
 
@@ -20,12 +20,9 @@ const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u
 
 let api: ApiDouble;
 let env: Record<string, string>;
-beforeEach(async () => {
-  api = await new ApiDouble().start();
+doubleEachTest((double) => {
+  api = double;
   env = api.env(tempDir(), { PATH: process.env.PATH ?? '/usr/bin:/bin' });
-});
-afterEach(async () => {
-  await api.stop();
 });
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -85,7 +82,7 @@ describe('server text on stderr', () => {
     const result = await runAtTerminal(['refunds', 'run', '--follow', '--interval', '1', '--ledger', ledger, '--exec', 'true'], env, 200);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).not.toMatch(RAW);
-    expect(result.stderr).toContain(String.raw`feed unavailable (down x\x1b]0;pwned\x07\x1b[2J\x08\x0d\u009b31m`);
+    expect(result.stderr).toContain(String.raw`feed unavailable, retrying with backoff: down x\x1b]0;pwned\x07\x1b[2J\x08\x0d\u009b31m`);
   });
 
   it('refunds mark: a refused price look-up with a hostile detail is noted escaped', async () => {

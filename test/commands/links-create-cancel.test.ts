@@ -1,6 +1,7 @@
 /** `links create` and `links cancel` in a pipe (no TTY), run in-process against the sandbox. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { svc } from '../helpers/run.js';
+import { jsonLines, replayedNote } from '../helpers/lines.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 
 let sandbox: InProcessSandbox;
@@ -15,10 +16,6 @@ let fieldIds: Record<string, string>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-const replayedNote = (idempotencyKey: string) =>
-  `note: replayed: the service returned the stored response for Idempotency-Key ${idempotencyKey}; nothing ran twice\n`;
-
-const jsonLines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 
 beforeAll(async () => {
   sandbox = await startSandbox();

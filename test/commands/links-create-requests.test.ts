@@ -3,12 +3,12 @@
  * /campaigns are read only when something must be asked or looked up (a --field, a missing brand,
  * an unanswered required field on a terminal).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { run as createLink, type declare } from '../../src/commands/links/create.js';
 import type { Context } from '../../src/app/context.js';
 import type { Prompter } from '../../src/core/prompter.js';
-import { ApiDouble } from '../helpers/double.js';
+import { ApiDouble, doubleEachTest } from '../helpers/double.js';
 import { runInProcess } from '../helpers/run.js';
 import { tempConfigDir } from '../helpers/svc.js';
 import { parseVerb } from '../helpers/parse.js';
@@ -75,12 +75,9 @@ const requiredFieldMissing = {
 
 let api: ApiDouble;
 let env: Record<string, string>;
-beforeEach(async () => {
-  api = await new ApiDouble().start();
+doubleEachTest((double) => {
+  api = double;
   env = { SVC_API_KEY: KEY, SVC_BASE_URL: api.baseUrl, SVC_CONFIG_DIR: tempConfigDir() };
-});
-afterEach(async () => {
-  await api.stop();
 });
 
 const svc = (...argv: string[]) => runInProcess(argv, env);

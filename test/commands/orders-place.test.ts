@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { svc } from '../helpers/run.js';
+import { jsonLines, replayedNote } from '../helpers/lines.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/cleanup.js';
 
@@ -13,10 +14,6 @@ let scheduled: { id: string; brandIds: string[] };
 /** gifts of the LIVE store read for Germany, by English name */
 let gifts: Record<string, { productId: string; coinPrice: string }>;
 
-const replayedNote = (idempotencyKey: string) =>
-  `note: replayed: the service returned the stored response for Idempotency-Key ${idempotencyKey}; nothing ran twice\n`;
-
-const jsonLines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 
 beforeAll(async () => {
   sandbox = await startSandbox();

@@ -103,3 +103,8 @@ it('a refund cursor older than the feed: names the window it can no longer read,
   expect((await run('refunds', 'mark', '--ledger', LEDGER(), orders[2].id)).exitCode).toBe(0);
   expect(await run('refunds', 'due', '--ledger', LEDGER())).toEqual({ exitCode: 0, stdout: '', stderr: '' });
 });
+
+it('a key without REWARD_STORES places no orders: nothing to reconcile, nothing said', async () => {
+  const due = await runInProcess(['refunds', 'due', '--ledger', LEDGER()], { ...env, SVC_API_KEY: sandbox.apiKey('links') });
+  expect(due).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+});

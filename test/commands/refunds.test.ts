@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiDouble } from '../helpers/double.js';
 import { runInProcess } from '../helpers/run.js';
+import { jsonLines } from '../helpers/lines.js';
 import { cancelOrder, placeOrders as placeFor } from '../helpers/orders.js';
 import { startSandboxWithConfig, type TestSandbox } from '../sandbox/helpers.js';
 
@@ -23,7 +24,6 @@ const LEDGER = () => join(dir, 'ledger.jsonl');
 /** The recording command: the refund's stdin and environment, one line each per payment. */
 const RECORD = 'printf "%s %s %s " "$SVC_REFUND_ORDER_ID" "$SVC_REFUND_COIN_PRICE" "$SVC_REFUND_CURRENCY" >> "$REC"; cat >> "$REC"';
 const recorded = () => (existsSync(env.REC) ? readFileSync(env.REC, 'utf8').split('\n').filter(Boolean) : []);
-const jsonLines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 
 const placeOrders = (count: number) => placeFor(sandbox, count);
 const cancel = (orderId: string) => cancelOrder(sandbox, orderId);

@@ -2,11 +2,11 @@
  * Terminal safety at the command layer: a server (here the API double) plants escape sequences in
  * every kind of text svc shows, and each must reach the terminal as visible escapes, never raw.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiDouble } from '../helpers/double.js';
+import { ApiDouble, doubleEachTest } from '../helpers/double.js';
 import { runAtTerminal, runInProcess } from '../helpers/run.js';
 
 /** window title (OSC 0), clear screen, an OSC 8 hyperlink, BEL, C1 CSI, backspace and CR overwrite, bidi override */
@@ -34,12 +34,9 @@ const me = {
 let api: ApiDouble;
 let env: Record<string, string>;
 
-beforeEach(async () => {
-  api = await new ApiDouble().start();
+doubleEachTest((double) => {
+  api = double;
   env = api.env('/nonexistent-svc-config');
-});
-afterEach(async () => {
-  await api.stop();
 });
 
 function lines(text: string): string[] {

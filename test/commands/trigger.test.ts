@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/api/types.js';
 import { ApiDouble } from '../helpers/double.js';
 import { runInProcess } from '../helpers/run.js';
+import { jsonLines } from '../helpers/lines.js';
 import { startReceiver, startSandboxWithConfig, type TestSandbox } from '../sandbox/helpers.js';
 
 let sandbox: TestSandbox;
@@ -18,7 +19,6 @@ afterEach(async () => {
 });
 
 const run = (...argv: string[]) => runInProcess(argv, env);
-const jsonLines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 
 /** The key's whole feed (the sandbox's own pages, read directly). */
 async function feedItems(): Promise<{ id: string; type: string; data: { id: string } }[]> {

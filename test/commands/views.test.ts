@@ -4,7 +4,7 @@
  * at 80 and 200 columns, `events stats`, and the small fixes (loopback refusal, `api` paths, help).
  */
 import { createServer } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import stringWidth from 'string-width';
 import { ApiDouble } from '../helpers/double.js';
 import { runAtTerminal, runInProcess } from '../helpers/run.js';
@@ -131,7 +131,10 @@ describe('names beside ids', () => {
 });
 
 describe('events stats', () => {
-  const now = Date.now();
+  // A fixed afternoon (only Date is faked): a 6 h window that crossed midnight would date its peaks.
+  const now = Date.parse('2026-11-28T15:40:00Z');
+  beforeEach(() => void vi.useFakeTimers({ toFake: ['Date'], now }));
+  afterEach(() => void vi.useRealTimers());
   const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString().replace('Z', '000Z');
   const hour = (minutesAgo: number) => new Date(Math.floor((now - minutesAgo * 60_000) / 3_600_000) * 3_600_000).toISOString().replace('Z', '000Z');
   const feed = [
@@ -178,12 +181,12 @@ describe('events stats', () => {
     const narrow = await runAtTerminal(['events', 'stats', '--since', '6h', '--bucket', '1h'], env, 80);
     expect(narrow.exitCode).toBe(0);
     const lines = narrow.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^4 events per hour, \d{4}-\d\d-\d\d \d\d:\d\d( – \d{4}-\d\d-\d\d |–)\d\d:\d\d UTC$/);
+    expect(lines[0]).toBe('4 events per hour, 2026-11-28 09:40–16:00 UTC · each row scaled to its peak');
     expect(lines[2].trim()).toBe('total');
     const row = (type: string) => lines.find((line) => line.startsWith(type))!;
-    expect(row('order.cancelled')).toMatch(/^order\.cancelled {8}[·▁▂▃▄▅▆▇█ ]+ {2,}3 {2}peak 2 at \d\d:00$/);
-    expect(row('personal_link.created')).toMatch(/^personal_link\.created {2}[·▁▂▃▄▅▆▇█ ]+ {2,}1 {2}peak 1 at \d\d:00$/);
-    expect(row('all types')).toMatch(/ 4 {2}peak 2 at \d\d:00$/);
+    expect(row('order.cancelled')).toMatch(/^order\.cancelled {8}[·▁▂▃▄▅▆▇█ ]+ {2,}3 {2}peak 2 at 15:00$/);
+    expect(row('personal_link.created')).toMatch(/^personal_link\.created {2}[·▁▂▃▄▅▆▇█ ]+ {2,}1 {2}peak 1 at 14:00$/);
+    expect(row('all types')).toMatch(/ 4 {2}peak 2 at 15:00$/);
     expect(lines.at(-2)?.trim()).toMatch(/^\d\d:00( +\d\d:00)+$/);
     expect(widest(narrow.stdout)).toBeLessThanOrEqual(80);
     // The scripted pages repeat: the second run reads the same feed.

@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach } from 'vitest';
 import { closeLater } from './cleanup.js';
 
 /** Doubles started and not yet checked; setup.ts checks them after each test and each file. */
@@ -132,4 +133,14 @@ export class ApiDouble {
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
   }
+}
+
+/**
+ * A fresh double for each test of the file, stopped after it (so setup.ts holds it to its script):
+ * `started` receives it before the test, to keep it and point svc's environment at it.
+ */
+export function doubleEachTest(started: (api: ApiDouble) => void): void {
+  let current: ApiDouble | undefined;
+  beforeEach(async () => started((current = await new ApiDouble().start())));
+  afterEach(() => current?.stop());
 }

@@ -4,19 +4,16 @@
  * bounded time and memory, and be asserted so.
  */
 import type { ServerResponse } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_RESPONSE_BYTES } from '../../src/api/body.js';
 import { ApiClient } from '../../src/api/client.js';
 import { pages } from '../../src/api/paginate.js';
 import { ExitCode, SvcError, errorLines } from '../../src/core/errors.js';
-import { ApiDouble } from '../helpers/double.js';
+import { ApiDouble, doubleEachTest } from '../helpers/double.js';
 
 let api: ApiDouble;
-beforeEach(async () => {
-  api = await new ApiDouble().start();
-});
-afterEach(async () => {
-  await api.stop();
+doubleEachTest((double) => {
+  api = double;
 });
 
 const client = (extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) =>

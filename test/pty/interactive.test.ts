@@ -6,12 +6,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cleanup.js';
 import { startTerminal, type Terminal } from '../helpers/pty.js';
 import { svc } from '../helpers/run.js';
+import { jsonLines } from '../helpers/lines.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 
 let sandbox: InProcessSandbox;
 let env: Record<string, string>;
 
-const jsonLines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 
 /** Runs svc on a terminal (see helpers/pty.ts). */
 function start(args: string[], vars: Record<string, string> = env): Promise<Terminal> {

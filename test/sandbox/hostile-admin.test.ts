@@ -115,6 +115,27 @@ describe('hostile admin calls', () => {
     expect(failures).toEqual([]);
   });
 
+  test('hostile API calls are answered below 500 too', async () => {
+    const store = (await sb.api('GET', '/reward-stores')).body.items[0].id as string;
+    const failures: string[] = [];
+    const writes = ['/personal-links', `/personal-links/${linkId}:cancel`, '/reward-store-orders'];
+    for (const path of writes) {
+      for (const body of [...BODIES, ...HOSTILE.map((value) => JSON.stringify({ campaignId: value, fullName: value, storeId: value, variations: value, recipient: value, reason: value, locale: value }))]) {
+        const reply = await sb.api('POST', path, { rawBody: body, headers: { 'Content-Type': 'application/json' }, idempotencyKey: `hostile-${++counter}` });
+        if (reply.status >= 500) failures.push(`POST ${path} ${body.slice(0, 60)} → ${reply.status}`);
+      }
+    }
+    const reads = ['/campaigns', '/events', '/personal-links', '/reward-store-orders', '/reward-stores', `/reward-stores/${store}`];
+    const queries = ['limit=1e308', 'limit=99999999999999999999', 'after=%00', 'after=W10', 'status=__proto__', 'country=constructor', 'locale=x', 'brandId=1e308', 'since=9999-99-99', 'types=__proto__'];
+    for (const path of reads) {
+      for (const query of queries) {
+        const reply = await sb.api('GET', `${path}?${query}`);
+        if (reply.status >= 500) failures.push(`GET ${path}?${query} → ${reply.status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   test('afterwards every ordinary call still succeeds', async () => {
     expect((await sb.admin('PUT', '/faults', {})).status).toBe(200);
     expect((await sb.admin('GET', '/clock')).status).toBe(200);

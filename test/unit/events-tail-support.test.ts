@@ -155,7 +155,7 @@ describe('feed liveness', () => {
     const downSeconds = Math.round(script.waits.slice(1, 6).reduce((sum, ms) => sum + ms, 0) / 1000);
     expect(out).toEqual([
       { kind: 'caught-up', cursor: 'c' },
-      { kind: 'status', level: 'warning', message: '03:00:01 UTC feed unavailable (connection refused); retrying with backoff' },
+      { kind: 'status', level: 'warning', message: '03:00:01 UTC feed unavailable, retrying with backoff: connection refused' },
       { kind: 'status', level: 'info', message: `${new Date(clock()).toISOString().slice(11, 19)} UTC feed reachable again after ${downSeconds}s (unavailable since 03:00:01 UTC)` },
     ]);
     // Each poll is one request (the feed is the retry loop), and the waits grow.
@@ -168,7 +168,7 @@ describe('feed liveness', () => {
     const script = outage([{ items: [], nextCursor: 'c' }, new ApiError({ status: 503, code: 'unavailable', detail: 'down' })]);
     const { out, error } = await collect(feed({ ...script, follow: true, intervalMs: 1000, giveUpAfterMs: 10_000, signal: new AbortController().signal }), 10);
     expect(out.map((element) => element.kind)).toEqual(['caught-up', 'status']);
-    expect(out[1]).toMatchObject({ message: expect.stringMatching(/^\d\d:\d\d:\d\d UTC feed unavailable \(down\); retrying with backoff, giving up after 10s without success$/) });
+    expect(out[1]).toMatchObject({ message: expect.stringMatching(/^\d\d:\d\d:\d\d UTC feed unavailable, retrying with backoff \(giving up after 10s without success\): down$/) });
     expect(error).toBeInstanceOf(UnavailableError);
     expect((error as UnavailableError).exitCode).toBe(5);
     expect((error as Error).message).toBe('no poll of the event feed succeeded for 10s (last: down); giving up as --give-up-after asks');

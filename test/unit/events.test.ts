@@ -118,7 +118,7 @@ describe('feed', () => {
     );
     // One line as the outage starts, however its cause changes (no connection, then 429), one as it ends.
     expect(elements.map((e) => e.kind)).toEqual(['page', 'caught-up', 'status', 'status', 'page']);
-    expect(elements[2]).toMatchObject({ kind: 'status', message: expect.stringMatching(/^\d\d:\d\d:\d\d UTC feed unavailable \(could not reach the service\); retrying with backoff$/) });
+    expect(elements[2]).toMatchObject({ kind: 'status', message: expect.stringMatching(/^\d\d:\d\d:\d\d UTC feed unavailable, retrying with backoff: could not reach the service$/) });
     expect(elements[3]).toMatchObject({ kind: 'status', message: expect.stringMatching(/^\d\d:\d\d:\d\d UTC feed reachable again after \d+s \(unavailable since \d\d:\d\d:\d\d UTC\)$/) });
     expect(afters).toEqual([undefined, 'c1', 'c1', 'c1', 'c1']);
     expect(waits[0]).toBeGreaterThan(1900);

@@ -54,7 +54,7 @@ describe('feed', () => {
     const down = Math.round(waits.reduce((sum, ms) => sum + ms, 0) / 1000);
     const back = new Date(clock()).toISOString().slice(11, 19);
     expect(elements).toEqual([
-      { kind: 'status', level: 'warning', message: '03:04:05 UTC feed unavailable (down); retrying with backoff' },
+      { kind: 'status', level: 'warning', message: '03:04:05 UTC feed unavailable, retrying with backoff: down' },
       { kind: 'status', level: 'info', message: `${back} UTC feed reachable again after ${Math.floor(down / 60)}m ${down % 60}s (unavailable since 03:04:05 UTC)` },
       { kind: 'caught-up', cursor: 'c' },
     ]);

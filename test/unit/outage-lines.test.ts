@@ -51,7 +51,7 @@ describe('outage lines', () => {
     const api = w.client('k', [{ items: [], nextCursor: 'c' }, new UnavailableError('could not reach 127.0.0.1: connection reset'), gateway, injected, new ApiError({ status: 429, code: 'rate_limited', detail: 'slow down' }), { items: [], nextCursor: 'c' }]);
     const { out } = await collect(feed({ client: api, follow: true, intervalMs: 2000, signal, sleep: w.sleep, clock: w.clock, now: w.now }), 3);
     const [start, end] = messages(out);
-    expect(start).toBe('03:00:02 UTC feed unavailable (could not reach 127.0.0.1: connection reset); retrying with backoff');
+    expect(start).toBe('03:00:02 UTC feed unavailable, retrying with backoff: could not reach 127.0.0.1: connection reset');
     const downMs = w.clock() - Date.parse('2026-11-21T03:00:02Z');
     expect(end).toBe(`${clockTime(w.clock())} feed reachable again after ${durationText(downMs)} (unavailable since 03:00:02 UTC)`);
     expect(messages(out)).toHaveLength(2);
@@ -61,7 +61,7 @@ describe('outage lines', () => {
     const w = world();
     const api = w.client('k', [{ items: [], nextCursor: 'c' }, injected]);
     const { out, error } = await collect(feed({ client: api, follow: true, intervalMs: 1000, giveUpAfterMs: 5_000, signal, sleep: w.sleep, clock: w.clock, now: w.now }), 5);
-    expect(messages(out)).toEqual(['03:00:01 UTC feed unavailable (An injected server error); retrying with backoff, giving up after 5s without success']);
+    expect(messages(out)).toEqual(['03:00:01 UTC feed unavailable, retrying with backoff (giving up after 5s without success): An injected server error']);
     expect((error as Error).message).toBe('no poll of the event feed succeeded for 5s (last: An injected server error); giving up as --give-up-after asks');
   });
 
@@ -100,6 +100,22 @@ describe('a key changed on disk under --follow', () => {
       { key: 'old', after: 'c1' },
       { key: 'new', after: 'c1' },
       { key: 'new', after: undefined },
+    ]);
+  });
+
+  it('refused right after an outage, before the restarted sandbox saved its key: asked again until it has', async () => {
+    const w = world();
+    const old = w.client('old', [{ items: [], nextCursor: 'c' }, new UnavailableError('could not reach 127.0.0.1: connection refused'), refused()]);
+    const fresh = w.client('new', [{ items: [], nextCursor: 'd' }]);
+    let asked = 0;
+    const renewKey = async () => (++asked < 3 ? undefined : { client: fresh, message: 'the API key of profile sandbox changed on disk (a restarted sandbox?); going on with the new one' });
+    const { out, error } = await collect(feed({ client: old, follow: true, intervalMs: 1000, signal, sleep: w.sleep, clock: w.clock, now: w.now, renewKey }), 4);
+    expect(error).toBeUndefined();
+    expect(asked).toBe(3);
+    expect(messages(out).map((line) => line.slice(13))).toEqual([
+      'feed unavailable, retrying with backoff: could not reach 127.0.0.1: connection refused',
+      'the API key of profile sandbox changed on disk (a restarted sandbox?); going on with the new one',
+      expect.stringMatching(/^feed reachable again after \d+s \(unavailable since 03:00:01 UTC\)$/),
     ]);
   });
 

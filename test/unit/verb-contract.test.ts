@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { GlobalOptions } from '../../src/app/context.js';
 import type { ArgsOf, OptionsOf, VerbModule } from '../../src/app/verb.js';
 import type * as cancel from '../../src/commands/links/cancel.js';
 import type * as replay from '../../src/commands/webhooks/replay.js';
@@ -65,6 +66,12 @@ describe('a verb\'s options and arguments are typed from its declaration', () =>
     // --fields is parsed into paths while parsing; --all is a flag without a value.
     expectTypeOf<OptionsOf<typeof linksLs.declare>['fields']>().toEqualTypeOf<string[] | undefined>();
     expectTypeOf<OptionsOf<typeof linksLs.declare>['all']>().toEqualTypeOf<true | undefined>();
+  });
+
+  it('the global options are typed the same way, from their declaration (src/app/globals.ts)', () => {
+    expectTypeOf<GlobalOptions['output']>().toEqualTypeOf<'table' | 'json' | 'jsonl' | 'csv' | undefined>();
+    expectTypeOf<GlobalOptions['color']>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<GlobalOptions['timeout']>().toEqualTypeOf<string | undefined>();
   });
 
   it('a flag the verb does not declare is a type error', () => {

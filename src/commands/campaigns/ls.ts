@@ -3,6 +3,7 @@ import { listCampaigns } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
 import type { OptionsOf } from '../../app/verb.js';
 import * as validate from '../../api/checks.js';
+import * as resolve from '../../features/resolve.js';
 import { runList } from '../../features/list.js';
 import { paintStatus } from '../../features/status.js';
 import type { Command } from '@commander-js/extra-typings';
@@ -12,7 +13,7 @@ export function declare(command: Command) {
   return listOptions(
     command
       .description('list campaigns, sorted by name (GET /campaigns)')
-      .option('--brand <id>', "only this brand's campaigns")
+      .option('--brand <id|name>', "only this brand's campaigns (id or name)")
       .addOption(enumOption('--status <status>', 'campaign status (default ACTIVE)', CAMPAIGN_STATUSES)),
     'campaign',
   ).addHelpText('after', examples('svc campaigns ls', 'svc campaigns ls --status COMPLETED --all'));
@@ -22,8 +23,8 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   await runList(ctx, opts, {
     list: listCampaigns,
     query: {
-      brandId: validate.optionalUuid(opts.brand, '--brand'),
       status: validate.oneOf(opts.status, CAMPAIGN_STATUSES, '--status'),
+      brandId: await resolve.brandId(ctx, opts.brand),
     },
     noun: 'campaigns',
     command: 'svc campaigns ls',

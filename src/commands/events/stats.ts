@@ -6,7 +6,7 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import type { OptionsOf } from '../../app/verb.js';
-import * as validate from '../../api/checks.js';
+import * as resolve from '../../features/resolve.js';
 import type { Context } from '../../app/context.js';
 import { formatMicros } from '../../core/time.js';
 import { countEvents, planStats, statsRows, type Stats } from '../../features/events/stats.js';
@@ -20,7 +20,7 @@ export function declare(command: Command) {
     .option('--since <time|duration>', 'count events that occurred at or after this: 15m, 2h, 7d or an ISO time (default 24h)')
     .option('--bucket <duration>', 'width of each time bucket: 1m, 5m, 1h, 1d (default 1h)')
     .option('--type <type>', 'only this type, or a prefix such as order. (repeatable)', collect)
-    .option('--brand <id>', 'only events of this brand (data.brandId)')
+    .option('--brand <id|name>', 'only events of this brand (data.brandId; id or name)')
     .addHelpText(
       'after',
       examples(
@@ -34,8 +34,8 @@ export function declare(command: Command) {
 
 export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<void> {
   const plan = planStats(opts.since, opts.bucket, Date.now());
-  const brandId = validate.optionalUuid(opts.brand, '--brand');
   warnUnknownTypes(opts.type, (line) => ctx.io.info(line));
+  const brandId = await resolve.brandId(ctx, opts.brand);
   const client = await ctx.client();
   const progress = ctx.io.stderrIsTTY ? (line: string) => ctx.io.streams.stderr.write(`\r\x1b[2K${line}`) : undefined;
   let stats: Stats;

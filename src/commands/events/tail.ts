@@ -15,13 +15,15 @@
  */
 import type { Context } from '../../app/context.js';
 import type { OptionsOf } from '../../app/verb.js';
-import { isOutputClosed } from '../../core/abort.js';
+import { isOutputClosed, stopReason } from '../../core/abort.js';
 import { API_LIMITS } from '../../api/types.js';
 import { ExitCode, FailureError, InterruptedError, UsageError } from '../../core/errors.js';
+import { truncate } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { resolveWebhookSecret } from '../../features/webhook-secret.js';
 import { parseSince } from '../../core/time.js';
 import * as validate from '../../api/checks.js';
+import * as resolve from '../../features/resolve.js';
 import { explainRefusedCursor } from '../../api/cursor-refusal.js';
 import { defaultColumns } from '../../api/resource-fields.js';
 import { feed, isRefusedStartCursor, type FeedEvent } from '../../features/events/feed.js';
@@ -50,9 +52,9 @@ export function declare(command: Command) {
     .option('--interval <seconds>', 'polling interval with --follow (default 2)')
     .option('--forward-to <url>', 'also POST each event, signed like a webhook, to this URL (https://, or http:// to loopback)')
     .option('--link <id>', 'only events of this link (data.id)')
-    .option('--order <id>', 'only events of this order (data.id)')
-    .option('--brand <id>', 'only events of this brand (data.brandId)')
-    .option('--campaign <id>', 'only events of this campaign (data.campaignId)')
+    .option('--order <id|reference>', 'only events of this order (data.id; id or reference such as SVC-000008)')
+    .option('--brand <id|name>', 'only events of this brand (data.brandId; id or name)')
+    .option('--campaign <id|name>', 'only events of this campaign (data.campaignId; id or name)')
     .option('--since <time|duration>', 'only events that occurred at or after this: 15m, 2h, 7d or an ISO time')
     .option('--give-up-after <seconds>', 'with --follow: exit 5 once no poll has succeeded for this long (default: never)')
     .addOption(fieldsOption('event'))
@@ -84,10 +86,10 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   const filters = {
     types: opts.type,
     linkId: validate.optionalUuid(opts.link, '--link'),
-    orderId: validate.optionalUuid(opts.order, '--order'),
-    brandId: validate.optionalUuid(opts.brand, '--brand'),
-    campaignId: validate.optionalUuid(opts.campaign, '--campaign'),
     sinceMicros: parseSince(opts.since, Date.now()),
+    orderId: await resolve.optionalOrderId(ctx, opts.order),
+    brandId: await resolve.brandId(ctx, opts.brand),
+    campaignId: await resolve.campaignId(ctx, opts.campaign),
   };
   warnUnknownTypes(opts.type, (line) => ctx.io.info(line));
   const target = opts.forwardTo === undefined ? undefined : forwardUrl(opts.forwardTo);
@@ -146,8 +148,11 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
     const renewKey = opts.follow && profile.apiKey ? profileKeyRenewal(ctx, profile, profile.apiKey) : undefined;
     for await (const element of feed({ client, after, limit, follow: Boolean(opts.follow), intervalMs, giveUpAfterMs, signal: ctx.signal, renewKey })) {
       if (element.kind === 'status') {
-        const message = terminalSafeLine(element.message);
-        ctx.io.info(element.level === 'warning' ? output.chalk.yellow(`… ${message}`) : `… ${message}`);
+        // A person's terminal gets the line fitted to its width (a pipe gets it whole).
+        const width = ctx.io.stderrWidth();
+        const message = terminalSafeLine(`… ${element.message}`);
+        const line = width === undefined ? message : truncate(message, width);
+        ctx.io.info(element.level === 'warning' ? output.chalk.yellow(line) : line);
       } else if (element.kind === 'page') {
         const shown = element.events.filter((item) => shows(item.event));
         // -n: the catch-up is only remembered; it is shown, and its cursor saved, once caught up.
@@ -174,7 +179,7 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
     }
   } catch (error) {
     // The reader went away (`| head`): the page in flight keeps its old cursor; nothing to report.
-    if (isOutputClosed(error)) return ExitCode.ok;
+    if (isOutputClosed(error) || stopReason(ctx.signal) === 'output-closed') return ExitCode.ok;
     if (opts.resume && isRefusedStartCursor(error)) {
       throw explainRefusedCursor(error, `the saved cursor of profile ${profile.name}`, nextPageCommand('svc events tail --resume --from-start', ctx.givenGlobals, {}));
     }

@@ -29,6 +29,7 @@ import {
   unansweredRequired,
   withoutUndefined,
 } from '../../features/fields.js';
+import * as resolve from '../../features/resolve.js';
 import { brandNames, chooseLocale } from '../../features/choose.js';
 import { askEmail, askMessage, askName, findActiveCampaign, pickBrand, pickCampaign } from './prompt.js';
 import { showLink } from './show.js';
@@ -62,9 +63,9 @@ const SINGLE_LINK_FLAGS: [keyof CreateOptions, string][] = [
 export function declare(command: Command) {
   return command
     .description('create a personal link for one player, or many with --from-file (POST /personal-links)')
-    .option('--campaign <id>', 'campaign id (an ACTIVE campaign)')
+    .option('--campaign <id|name>', 'an ACTIVE campaign, by id or name')
     .option('--name <name>', `player's full name (max ${API_LIMITS.linkFullName})`)
-    .option('--brand <id>', 'brand id, needed when the campaign has several usable brands')
+    .option('--brand <id|name>', 'brand id or name, needed when the campaign has several usable brands')
     .option('--email <email>', `player's e-mail (max ${API_LIMITS.linkEmail})`)
     .option('--message <text>', `note shown on the claim page (max ${API_LIMITS.linkMessage})`)
     .option('--locale <locale>', "language, one of the account's locales (default en-US)")
@@ -95,7 +96,10 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
     return runBulk(ctx, { fromFile: opts.fromFile, concurrency: opts.concurrency });
   }
   const guided = ctx.io.canPrompt() && (opts.campaign === undefined || opts.name === undefined);
-  const body = checkFlags(opts, !guided);
+  const body = checkFlags({ ...opts, campaign: resolve.checkedLater(opts.campaign), brand: resolve.checkedLater(opts.brand) }, !guided);
+  // Names (a campaign's, a brand's) are looked up once every other flag has passed its checks.
+  body.campaignId = await resolve.campaignId(ctx, opts.campaign);
+  body.brandId = await resolve.brandId(ctx, opts.brand);
   const idempotencyKey = checkIdempotencyKey(opts.idempotencyKey);
   if (opts.concurrency !== undefined) throw new UsageError('--concurrency: only with --from-file');
 

@@ -3,6 +3,7 @@ import { listRewardStoreOrders } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
 import type { OptionsOf } from '../../app/verb.js';
 import * as validate from '../../api/checks.js';
+import * as resolve from '../../features/resolve.js';
 import { runList } from '../../features/list.js';
 import { formatPrice } from '../../features/price.js';
 import { paintStatus } from '../../features/status.js';
@@ -13,7 +14,7 @@ export function declare(command: Command) {
   return listOptions(
     command
       .description('list orders this key placed, newest first (GET /reward-store-orders)')
-      .option('--brand <id>', 'only this brand')
+      .option('--brand <id|name>', 'only this brand (id or name)')
       .option('--store <id>', 'only this store')
       .addOption(enumOption('--status <status>', 'order status', ORDER_STATUSES)),
     'order',
@@ -24,9 +25,9 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   await runList(ctx, opts, {
     list: listRewardStoreOrders,
     query: {
-      brandId: validate.optionalUuid(opts.brand, '--brand'),
       storeId: validate.optionalUuid(opts.store, '--store'),
       status: validate.oneOf(opts.status, ORDER_STATUSES, '--status'),
+      brandId: await resolve.brandId(ctx, opts.brand),
     },
     noun: 'orders',
     command: 'svc orders ls',

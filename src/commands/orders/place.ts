@@ -11,6 +11,7 @@ import { ApiClient } from '../../api/client.js';
 import type { CountryCode, Me, PlaceOrderRequest, RewardStore, RewardStoreOrder } from '../../api/types.js';
 import type { Context } from '../../app/context.js';
 import type { OptionsOf } from '../../app/verb.js';
+import * as resolve from '../../features/resolve.js';
 import { namesFor } from '../../features/names.js';
 import { ApiError, FailureError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
@@ -48,7 +49,7 @@ export function declare(command: Command) {
   return command
     .description('place a gift order for a player (POST /reward-store-orders)')
     .option('--store <id>', 'store id (a LIVE store)')
-    .option('--brand <id>', 'brand the store was read for')
+    .option('--brand <id|name>', 'brand the store was read for (id or name)')
     .option('--product <id>', 'gift (productId)')
     .option('--variation <name=value>', 'one value per option dimension (repeatable)', collect)
     .option('--price <coins>', 'the coin price the player saw')
@@ -109,7 +110,9 @@ async function fromFile(ctx: Context, opts: PlaceOptions, path: string): Promise
 async function fromFlags(ctx: Context, opts: PlaceOptions): Promise<Prepared> {
   const guided = ctx.io.canPrompt() && REQUIRED_FLAGS.some((key) => opts[key] === undefined);
   // Every given value is checked before any request; without a TTY, every required one too.
-  const draft = checkOrder(draftFromFlags(opts), flagName, !guided);
+  const draft = checkOrder(draftFromFlags({ ...opts, brand: resolve.checkedLater(opts.brand) }), flagName, !guided);
+  // A brand's name is looked up once every other flag has passed its checks.
+  draft.brandId = await resolve.brandId(ctx, opts.brand);
   const client = await ctx.client();
   const me = (await getMe(client, { signal: ctx.signal })).body;
   const localeCheck = new RequestChecks(flagName);

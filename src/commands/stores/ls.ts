@@ -1,14 +1,14 @@
 import { listRewardStores } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
 import type { OptionsOf } from '../../app/verb.js';
-import * as validate from '../../api/checks.js';
+import * as resolve from '../../features/resolve.js';
 import { runList } from '../../features/list.js';
 import { paintStatus } from '../../features/status.js';
 import type { Command } from '@commander-js/extra-typings';
 import { examples, listOptions } from '../declare.js';
 
 export function declare(command: Command) {
-  return listOptions(command.description('list stores, sorted by name (GET /reward-stores)').option('--brand <id>', 'only stores serving this brand'), 'store').addHelpText(
+  return listOptions(command.description('list stores, sorted by name (GET /reward-stores)').option('--brand <id|name>', 'only stores serving this brand (id or name)'), 'store').addHelpText(
     'after',
     examples('svc stores ls', 'svc stores ls --brand <id> -o json'),
   );
@@ -17,7 +17,7 @@ export function declare(command: Command) {
 export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promise<void> {
   await runList(ctx, opts, {
     list: listRewardStores,
-    query: { brandId: validate.optionalUuid(opts.brand, '--brand') },
+    query: { brandId: await resolve.brandId(ctx, opts.brand) },
     noun: 'stores',
     command: 'svc stores ls',
     filters: { '--brand': opts.brand },

@@ -8,6 +8,7 @@ import { truncate, wrapLine } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { UsageError } from '../../core/errors.js';
 import * as validate from '../../api/checks.js';
+import * as resolve from '../../features/resolve.js';
 import { formatPrice } from '../../features/price.js';
 import type { Command } from '@commander-js/extra-typings';
 import { examples, fieldsOption } from '../declare.js';
@@ -16,7 +17,7 @@ export function declare(command: Command) {
   return command
     .argument('<id>', 'store id')
     .description('show a store for a brand, country and language: sections, gifts, prices, options')
-    .option('--brand <id>', 'brand the store is read for (required)')
+    .option('--brand <id|name>', 'brand the store is read for, id or name (required)')
     .option('--country <cc>', 'delivery country, two letters (required)')
     .option('--locale <locale>', 'language (default en-US)')
     .addOption(fieldsOption('storeDetail'))
@@ -27,11 +28,9 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>, [id]: A
   const storeId = validate.uuid(id, 'ID');
   if (opts.brand === undefined) throw new UsageError('--brand: required (the brand to read the store for; see svc stores ls)');
   if (opts.country === undefined) throw new UsageError('--country: required (two-letter delivery country, e.g. DE)');
-  const query = {
-    brandId: validate.uuid(opts.brand, '--brand'),
-    country: validate.country(opts.country),
-    locale: validate.locale(opts.locale),
-  };
+  const country = validate.country(opts.country);
+  const locale = validate.locale(opts.locale);
+  const query = { brandId: (await resolve.brandId(ctx, opts.brand)) as string, country, locale };
   const client = await ctx.client();
   const store = (await getRewardStore(client, storeId, query, { signal: ctx.signal })).body;
   const output = await ctx.output();

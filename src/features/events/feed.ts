@@ -57,6 +57,10 @@ export interface FeedOptions {
 /** Waits between failed polls stop growing here, so an outage ends within half a minute of recovery. */
 const MAX_FAILURE_WAIT_MS = 30_000;
 
+/** A key refused right after an outage is asked for again from the profile for this long, every KEY_RETRY_MS. */
+const KEY_GRACE_MS = 10_000;
+const KEY_RETRY_MS = 1_000;
+
 /** Refusals of the cursor a walk started from (see isRefusedStartCursor). */
 const refusedStarts = new WeakSet<object>();
 
@@ -81,6 +85,8 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
   let downSince = 0;
   /** whether a page has been read */
   let read = false;
+  /** when the key was first refused in the outage under way */
+  let refusedSince: number | undefined;
   /** the key was renewed and no page has been read with it yet: the old cursor may belong to another feed */
   let renewed = false;
   // A cursor already followed, or the same page twice, ends the walk (cursor_loop) before it is shown.
@@ -105,6 +111,12 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
           yield { kind: 'status', level: 'info', message: `${clockTime(clock())} ${renewal.message}` };
           continue;
         }
+        // Refused just after an outage: a restarted sandbox may not have saved its new key yet. Asked again shortly.
+        refusedSince ??= now();
+        if (failures > 0 && now() - refusedSince < KEY_GRACE_MS) {
+          await sleep(KEY_RETRY_MS, options.signal);
+          continue;
+        }
       }
       // A new key's feed does not know the old key's cursor (a restarted sandbox): its feed is read from the start.
       if (renewed && isRefusedCursor(error)) {
@@ -120,7 +132,9 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
       // One line as the outage starts; a cause that changes meanwhile is not news to a person.
       if (failures === 0) {
         downSince = clock();
-        yield { kind: 'status', level: 'warning', message: `${clockTime(downSince)} feed unavailable (${readCause(error)}); retrying with backoff${options.giveUpAfterMs === undefined ? '' : `, giving up after ${options.giveUpAfterMs / 1000}s without success`}` };
+        // The cause comes last: on a narrow terminal it is what gives way.
+        const giveUpNote = options.giveUpAfterMs === undefined ? '' : ` (giving up after ${options.giveUpAfterMs / 1000}s without success)`;
+        yield { kind: 'status', level: 'warning', message: `${clockTime(downSince)} feed unavailable, retrying with backoff${giveUpNote}: ${readCause(error)}` };
       }
       const backoff = Math.min(MAX_FAILURE_WAIT_MS, backoffMs(failures));
       failures++;
@@ -137,6 +151,7 @@ export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
     succeededAt = now();
     read = true;
     renewed = false;
+    refusedSince = undefined;
     const { items, nextCursor } = page;
     const events = items.map(toFeedEvent);
     guard.page(events.map((item) => item.raw).join('\n'), events.length === 0);
