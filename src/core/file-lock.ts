@@ -8,7 +8,6 @@
  * newcomer wait (polling); once one holder has kept it `waitMs`, `busy(who)` is thrown. A lock that
  * passes from holder to holder is moving: the wait starts again with each new one.
  */
-import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import { createExclusive, refuseSymlink } from './safe-file.js';
@@ -44,7 +43,8 @@ const EMPTY_STALE_MS = 5_000;
 
 /** Takes the lock at `lockPath` (its directory must exist). */
 export async function acquireFileLock(lockPath: string, options: FileLockOptions): Promise<FileLock> {
-  const mine: LockOwner = { pid: process.pid, host: hostname(), token: randomUUID(), since: new Date().toISOString() };
+  // Web Crypto's global: node:crypto loads when a lock is taken, not at start-up (docs/performance.md).
+  const mine: LockOwner = { pid: process.pid, host: hostname(), token: crypto.randomUUID(), since: new Date().toISOString() };
   const pollMs = options.pollMs ?? 100;
   let deadline = Date.now() + options.waitMs;
   /** the holder waited on: while others come and go the lock is moving, and the wait starts again */
