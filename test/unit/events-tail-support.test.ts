@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import type { SvcEvent } from '../../src/api/types.js';
 import { feed, type FeedElement } from '../../src/features/events/feed.js';
+import { collect } from '../helpers/feed.js';
 import { Forwarder, forwardNote, forwardUrl } from '../../src/features/events/forward.js';
 import { EventRenderer, eventLayout, fit } from '../../src/features/events/render.js';
 import { eventFilter } from '../../src/features/events/select.js';
@@ -141,16 +142,6 @@ describe('feed liveness', () => {
     const waits: number[] = [];
     const sleep = async (ms: number) => void (waits.push(ms), (clock += ms));
     return { client, waits, retries, sleep, now: () => clock };
-  }
-
-  async function collect(source: AsyncGenerator<FeedElement>, max: number) {
-    const out: FeedElement[] = [];
-    try {
-      for await (const element of source) if (out.push(element) >= max) break;
-    } catch (error) {
-      return { out, error };
-    }
-    return { out, error: undefined };
   }
 
   it('one status line for an outage, however many polls fail, and one when it ends', async () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import { ApiError, UnavailableError } from '../../src/core/errors.js';
 import { clockTime, durationText, feed, readCause, type FeedElement } from '../../src/features/events/feed.js';
+import { collect } from '../helpers/feed.js';
 
 type Answer = { items: unknown[]; nextCursor: string | null } | Error;
 
@@ -28,16 +29,6 @@ function world() {
     }) as unknown as ApiClient;
   const sleep = async (wait: number) => void (ms += wait);
   return { client, calls, sleep, clock: () => ms, now: () => ms };
-}
-
-async function collect(source: AsyncGenerator<FeedElement>, max: number) {
-  const out: FeedElement[] = [];
-  try {
-    for await (const element of source) if (out.push(element) >= max) break;
-  } catch (error) {
-    return { out, error };
-  }
-  return { out, error: undefined };
 }
 
 const messages = (out: FeedElement[]) => out.flatMap((element) => (element.kind === 'status' ? [element.message] : []));
