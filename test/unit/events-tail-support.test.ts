@@ -6,7 +6,7 @@ import stringWidth from 'string-width';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import type { SvcEvent } from '../../src/api/types.js';
-import { feed, type FeedElement } from '../../src/features/events/feed.js';
+import { feed } from '../../src/features/events/feed.js';
 import { collect } from '../helpers/feed.js';
 import { Forwarder, forwardNote, forwardUrl } from '../../src/features/events/forward.js';
 import { EventRenderer, eventLayout, fit } from '../../src/features/events/render.js';
