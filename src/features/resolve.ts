@@ -30,10 +30,10 @@ const ID_SHAPED = /^[0-9a-f]{8}-[0-9a-f-]*$/i;
 const REFERENCE = /^[a-z][a-z0-9]*-\d+$/i;
 
 /** Where the team sees what a key cannot: orders placed by a player's claim belong to no key. */
-export const CLAIM_ORDERS_NOTE = 'orders placed by a player claiming a link belong to no key, so the API never shows them to a key; the team sees them in the workspace';
+const CLAIM_ORDERS_NOTE = 'orders placed by a player claiming a link belong to no key, so the API never shows them to a key; the team sees them in the workspace';
 
 /** No order of this key has the reference (exit 3). */
-export class ReferenceNotFoundError extends SvcError {
+class ReferenceNotFoundError extends SvcError {
   constructor(name: string, reference: string, read: number) {
     super(`${name}: no order with reference ${reference} among the ${read} orders this key placed`, ExitCode.notFound, 'not_found', CLAIM_ORDERS_NOTE);
   }
@@ -43,7 +43,7 @@ export function isUuid(value: string): boolean {
   return UUID.test(value.trim());
 }
 
-export function isReference(value: string): boolean {
+function isReference(value: string): boolean {
   return REFERENCE.test(value.trim());
 }
 

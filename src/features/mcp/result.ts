@@ -44,7 +44,7 @@ export function errorResult(error: unknown, secrets: readonly string[]): ToolRes
   return { content: [{ type: 'text', text: JSON.stringify(safe) }], structuredContent: safe, isError: true };
 }
 
-export function describeError(error: unknown): Record<string, unknown> {
+function describeError(error: unknown): Record<string, unknown> {
   if (error instanceof ApiError) {
     // The problem document as the service sent it (type, title, status, code, detail, errors, …).
     return { ...error.problem, code: error.code, ...(error.hint ? { hint: error.hint } : {}) };

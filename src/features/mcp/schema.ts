@@ -14,7 +14,7 @@ type Parameter = OpenAPIV3_1.ParameterObject;
 let documentPromise: Promise<Document> | undefined;
 
 /** The description the build generated from openapi/openapi.yaml. */
-export function apiDocument(): Promise<Document> {
+function apiDocument(): Promise<Document> {
   documentPromise ??= import('../../api/generated/openapi.json', { with: { type: 'json' } }).then((module) => module.default as unknown as Document);
   return documentPromise;
 }
@@ -23,7 +23,7 @@ export function apiDocument(): Promise<Document> {
 const DROPPED = new Set(['example', 'discriminator', 'xml', 'externalDocs', 'readOnly', 'writeOnly', 'deprecated']);
 
 /** A schema with every `$ref` replaced by what it names (the description has no recursive schemas). */
-export function inlined(document: Document, schema: unknown, depth = 0): unknown {
+function inlined(document: Document, schema: unknown, depth = 0): unknown {
   if (depth > 32) throw new Error('schema nests too deeply');
   if (Array.isArray(schema)) return schema.map((item) => inlined(document, item, depth + 1));
   if (typeof schema !== 'object' || schema === null) return schema;

@@ -15,7 +15,7 @@ export interface McpOptions {
 }
 
 /** Every tool of svc, in the order they are listed. */
-export async function allTools(): Promise<Tool[]> {
+async function allTools(): Promise<Tool[]> {
   return [...(await apiReadTools()), ...(await svcReadTools()), ...(await writeTools())];
 }
 
