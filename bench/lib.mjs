@@ -75,7 +75,7 @@ export const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
 /** A paired ratio against its target, e.g. `1.12× (target ≤ 1.30×)`. */
 export const against = (value, target) => `${value.toFixed(2)}× (target ≤ ${target.toFixed(2)}×)`;
 
-if (!existsSync(new URL('../dist/cli.js', import.meta.url))) {
+if (!existsSync(new URL('../dist/cli.cjs', import.meta.url))) {
   console.error('dist/ is missing: run npm run build first');
   process.exit(2);
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// svc's command: the CLI is dist/cli.js (built by `npm run build`, run by `npm ci`).
+// svc's command: the CLI is dist/cli.cjs (built by `npm run build`, run by `npm ci`).
 // Node's compile cache (22.1+) keeps the compiled code between runs, in the user's own cache directory
 // rather than the shared temp directory (NODE_COMPILE_CACHE=<dir> puts it elsewhere,
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off); --debug turns source maps on, so that stack traces
@@ -12,7 +12,7 @@ const args = process.argv.slice(2);
 const cacheHome = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
 module.enableCompileCache?.(process.env.NODE_COMPILE_CACHE || join(cacheHome, 'svc', 'compile-cache'));
 if (args.includes('--debug') || process.env.SVC_DEBUG === '1') process.setSourceMapsEnabled(true);
-const { main } = await import('../dist/cli.js');
+const { main } = module.createRequire(import.meta.url)('../dist/cli.cjs');
 const code = await main(args);
 process.exitCode = code;
 // Interrupted: the run is over; output still waiting for a reader that stopped reading is not waited for.

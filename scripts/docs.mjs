@@ -3,11 +3,12 @@
 // when these files are not what the tree gives.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const docs = fileURLToPath(new URL('../docs/', import.meta.url));
-const cli = await import('../dist/cli.js');
-const { pages, manPage } = await (cli.referenceFiles ?? cli.default.referenceFiles)();
+const { referenceFiles } = createRequire(import.meta.url)('../dist/cli.cjs');
+const { pages, manPage } = await referenceFiles();
 const reference = join(docs, 'reference');
 mkdirSync(reference, { recursive: true });
 for (const name of readdirSync(reference)) if (!pages.has(name)) rmSync(join(reference, name));

@@ -27,7 +27,7 @@ tarball=$(npm pack --silent --pack-destination "$work" </dev/null | tail -n 1)
 [ -f "$work/$tarball" ] || fail "npm pack made no tarball"
 # The tarball carries the built CLI, not the sources.
 listing=$(tar -tzf "$work/$tarball")
-for file in package/bin/svc.js package/dist/cli.js package/dist/openapi.json; do
+for file in package/bin/svc.js package/dist/cli.cjs package/dist/openapi.json; do
   grep -qx "$file" <<<"$listing" || fail "$file is not in $tarball"
 done
 if grep -q '^package/src/' <<<"$listing"; then fail "$tarball carries src/"; fi

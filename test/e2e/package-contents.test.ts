@@ -24,11 +24,11 @@ describe('the package', () => {
 
   it('imports at run time only its dependencies (commander is bundled into dist/)', () => {
     const imported = new Set<string>();
-    const files = readdirSync(join(root, 'dist/chunks')).map((name) => join('dist/chunks', name)).concat('dist/cli.js', 'bin/svc.js');
-    for (const file of files.filter((name) => name.endsWith('.js'))) {
+    const files = readdirSync(join(root, 'dist/chunks')).map((name) => join('dist/chunks', name)).concat('dist/cli.cjs', 'bin/svc.js');
+    for (const file of files.filter((name) => /\.c?js$/.test(name))) {
       const text = readFileSync(join(root, file), 'utf8');
       // (Not inside a string: ajv's bundled validators keep `'require("ajv/…")'` as text they never run.)
-      for (const [, specifier] of text.matchAll(/(?<!['"])(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"'./][^"']*)["']/g)) {
+      for (const [, specifier] of text.matchAll(/(?<!['"`])(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["'`]([^"'`./][^"'`]*)["'`]/g)) {
         // Node's own modules (bundled dependencies name them without `node:`), and text that only looks
         // like an import inside a bundled string, are not packages.
         if (isBuiltin(specifier) || !/^(@[a-z0-9~-][\w.~-]*\/)?[a-z0-9~-][\w.~-]*(\/[\w.~/-]*)?$/.test(specifier)) continue;
