@@ -61,7 +61,7 @@ export async function findActiveCampaign(client: ApiClient, id: string, signal: 
   return undefined;
 }
 
-export async function pickCampaign(prompter: Prompter, client: ApiClient, me: Me, signal: AbortSignal): Promise<Campaign> {
+async function pickCampaign(prompter: Prompter, client: ApiClient, me: Me, signal: AbortSignal): Promise<Campaign> {
   const campaigns: Campaign[] = [];
   for await (const campaign of activeCampaigns(client, signal)) campaigns.push(campaign);
   if (campaigns.length === 0) throw new FailureError('no ACTIVE campaign is usable by this key', 'no_campaigns', 'ask your team to open a campaign for one of your brands');
@@ -86,19 +86,19 @@ export async function pickBrand(prompter: Prompter, campaign: Campaign, me: Me):
   );
 }
 
-export function askName(prompter: Prompter): Promise<string> {
+function askName(prompter: Prompter): Promise<string> {
   return prompter.input('Player\'s full name', { required: true, validate: lengthRule(LIMITS.linkText) });
 }
 
 /** E-mail for order updates after the claim; empty means none. */
-export async function askEmail(prompter: Prompter): Promise<string | undefined> {
+async function askEmail(prompter: Prompter): Promise<string | undefined> {
   const value = await prompter.input('E-mail for order updates (optional)', {
     validate: (text) => text === '' || promptRule(() => validate.email(text, 'e-mail')),
   });
   return value === '' ? undefined : value;
 }
 
-export async function askMessage(prompter: Prompter): Promise<string | undefined> {
+async function askMessage(prompter: Prompter): Promise<string | undefined> {
   const value = await prompter.input('Message on the claim page (optional)', { validate: lengthRule(LIMITS.linkText) });
   return value === '' ? undefined : value;
 }

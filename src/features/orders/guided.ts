@@ -149,7 +149,7 @@ export async function chooseVariations(
 }
 
 /** The store's gifts, every section's. */
-export function giftsOf(store: RewardStore): StoreGift[] {
+function giftsOf(store: RewardStore): StoreGift[] {
   return (store.sections ?? []).flatMap((section) => section.items ?? []);
 }
 
@@ -161,7 +161,7 @@ export function describeOrderable(gift: StoreGift): string {
 }
 
 /** The dimension's values that, with the choices so far, match one of the gift's orderable combinations. */
-export function orderableValues(gift: StoreGift, dimension: StoreGiftDimension, chosen: Record<string, string>): StoreGiftDimension['values'] {
+function orderableValues(gift: StoreGift, dimension: StoreGiftDimension, chosen: Record<string, string>): StoreGiftDimension['values'] {
   const fits = (variations: Record<string, string>) => Object.entries(chosen).every(([name, value]) => variations[name] === value);
   return dimension.values.filter((value) =>
     gift.combinations.some((combination) => combination.variations[dimension.name] === value.value && fits(combination.variations)),
