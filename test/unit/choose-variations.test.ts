@@ -4,7 +4,7 @@
  * again; options that fit are kept and only what is missing is asked.
  */
 import { describe, expect, it } from 'vitest';
-import { chooseVariations } from '../../src/commands/orders/place-prompt.js';
+import { chooseVariations } from '../../src/features/orders/guided.js';
 import type { Prompter } from '../../src/core/prompter.js';
 import type { StoreGift } from '../../src/api/types.js';
 

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { withoutNulls } from '../../src/api/validation.js';
 import { project } from '../../src/core/field-paths.js';
 import { redactPersonal } from '../../src/core/secrets.js';
-import { draftFromFlags } from '../../src/commands/orders/place-body.js';
+import { draftFromFlags } from '../../src/commands/orders/place.js';
 import { savedHeaders } from '../../src/features/webhooks/saver.js';
 
 const hostile = (): Record<string, unknown> => JSON.parse('{"__proto__":{"campaignId":"c","fullName":"X"},"constructor":{"name":"y"},"kept":null}') as Record<string, unknown>;

@@ -12,17 +12,30 @@ import { API_LIMITS, type Brand, type CountryCode, type Me, type RewardStore, ty
 import { FailureError } from '../../core/errors.js';
 import type { Prompter } from '../../core/prompter.js';
 import * as validate from '../../api/checks.js';
-import { brandNames, chooseLocale } from '../../features/choose.js';
-import { LIMITS, lengthRule, promptAnswers, promptRule } from '../../features/fields.js';
-import { formatPrice } from '../../features/price.js';
-import type { Draft } from './place-body.js';
-import { describeVariations } from './place-errors.js';
+import { brandNames, chooseLocale } from '../choose.js';
+import { promptAnswers, promptRule } from '../fields.js';
+import { formatPrice } from '../price.js';
+import { askRecipient } from './recipient.js';
+import type { Draft } from './request.js';
+import { describeVariations } from './refusal.js';
 
 /** What the walk read, for the summary: the store as read and the gift chosen. */
 export interface Shown {
   store: RewardStore;
   /** undefined when the store read for the order's country does not offer the gift */
   gift?: StoreGift;
+}
+
+/** The store and gift as the order names them, for a person's confirmation; undefined when they cannot be read. */
+export async function readShown(client: ApiClient, draft: Draft, signal: AbortSignal): Promise<Shown | undefined> {
+  try {
+    const query = { brandId: draft.brandId, country: draft.recipient.address.country as CountryCode, locale: draft.locale };
+    if (draft.storeId === undefined || draft.brandId === undefined) return undefined;
+    const store: RewardStore = (await getRewardStore(client, draft.storeId, { ...query, brandId: draft.brandId }, { signal, retry: false })).body;
+    return { store, gift: giftsOf(store).find((item) => item.productId === draft.productId) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** `tell` shows a line to the person (stderr): choices made for them, such as the only orderable colour. */
@@ -136,7 +149,7 @@ export async function chooseVariations(
 }
 
 /** The store's gifts, every section's. */
-export function giftsOf(store: RewardStore): StoreGift[] {
+function giftsOf(store: RewardStore): StoreGift[] {
   return (store.sections ?? []).flatMap((section) => section.items ?? []);
 }
 
@@ -148,84 +161,9 @@ export function describeOrderable(gift: StoreGift): string {
 }
 
 /** The dimension's values that, with the choices so far, match one of the gift's orderable combinations. */
-export function orderableValues(gift: StoreGift, dimension: StoreGiftDimension, chosen: Record<string, string>): StoreGiftDimension['values'] {
+function orderableValues(gift: StoreGift, dimension: StoreGiftDimension, chosen: Record<string, string>): StoreGiftDimension['values'] {
   const fits = (variations: Record<string, string>) => Object.entries(chosen).every(([name, value]) => variations[name] === value);
   return dimension.values.filter((value) =>
     gift.combinations.some((combination) => combination.variations[dimension.name] === value.value && fits(combination.variations)),
   );
-}
-
-/** One recipient question: whether the draft already holds its answer, and how to ask for it. */
-interface Question {
-  given(draft: Draft): boolean;
-  /** `again`: the service refused the answer given before (a postal code is then required, not optional) */
-  ask(prompter: Prompter, draft: Draft, again: boolean): Promise<void>;
-}
-
-/** The recipient's questions in the order asked, keyed by the request field each answers (as errors[] names it). */
-const RECIPIENT_QUESTIONS: Record<string, Question> = {
-  'recipient.name': {
-    given: (draft) => draft.recipient.name !== undefined,
-    ask: async (prompter, draft) => {
-      draft.recipient.name = await prompter.input('Recipient name', { required: true, validate: lengthRule(LIMITS.recipientName) });
-    },
-  },
-  'recipient.phone': {
-    given: (draft) => draft.recipient.phone !== undefined,
-    ask: async (prompter, draft) => {
-      draft.recipient.phone = await prompter.input('Phone (E.164, e.g. +4915112345678)', {
-        required: true,
-        validate: (text) => promptRule(() => validate.e164(text, 'phone')),
-      });
-    },
-  },
-  'recipient.address.street': {
-    given: (draft) => draft.recipient.address.street !== undefined,
-    ask: async (prompter, draft) => {
-      draft.recipient.address.street = await prompter.input('Street and number', { required: true, validate: lengthRule(LIMITS.street) });
-    },
-  },
-  'recipient.address.city': {
-    given: (draft) => draft.recipient.address.city !== undefined,
-    ask: async (prompter, draft) => {
-      draft.recipient.address.city = await prompter.input('City', { required: true, validate: lengthRule(LIMITS.city) });
-    },
-  },
-  'recipient.address.postalCode': {
-    given: (draft) => draft.recipient.address.postalCode !== undefined,
-    ask: async (prompter, draft, again) => {
-      const { address } = draft.recipient;
-      const message = again ? `Postal code (${address.country} uses them)` : `Postal code (leave empty if ${address.country} has none)`;
-      address.postalCode = emptyToUndefined(await prompter.input(message, { required: again, validate: lengthRule(LIMITS.postalCode) }));
-    },
-  },
-  'recipient.email': {
-    given: (draft) => draft.recipient.email !== undefined,
-    ask: async (prompter, draft) => {
-      draft.recipient.email = emptyToUndefined(
-        await prompter.input('E-mail for status updates (optional)', { validate: (text) => text === '' || promptRule(() => validate.email(text, 'e-mail')) }),
-      );
-    },
-  },
-};
-
-async function askRecipient(prompter: Prompter, draft: Draft): Promise<void> {
-  for (const question of Object.values(RECIPIENT_QUESTIONS)) if (!question.given(draft)) await question.ask(prompter, draft, false);
-}
-
-/** Whether every field the service refused is one the walk can ask again. */
-export function canAskAgain(fields: readonly string[]): boolean {
-  return fields.length > 0 && fields.every((field) => Object.hasOwn(RECIPIENT_QUESTIONS, field));
-}
-
-/**
- * Asks again only for the fields the service refused (errors[] names them), each once, in the walk's
- * order; every other answer in the draft stays as it was.
- */
-export async function askAgain(prompter: Prompter, draft: Draft, fields: readonly string[]): Promise<void> {
-  for (const [field, question] of Object.entries(RECIPIENT_QUESTIONS)) if (fields.includes(field)) await question.ask(prompter, draft, true);
-}
-
-function emptyToUndefined(value: string): string | undefined {
-  return value.trim() === '' ? undefined : value;
 }

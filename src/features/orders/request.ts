@@ -6,12 +6,7 @@
 import type { CustomFieldInput, PlaceOrderRequest } from '../../api/types.js';
 import { UsageError } from '../../core/errors.js';
 import * as validate from '../../core/validate.js';
-import { LIMITS, RequestChecks, withoutUndefined } from '../../features/fields.js';
-import type { OptionsOf } from '../../app/verb.js';
-import type { declare } from './place.js';
-
-/** The flags of `orders place`, as its declaration gives them. */
-export type PlaceOptions = OptionsOf<typeof declare>;
+import { LIMITS, RequestChecks, withoutUndefined } from '../fields.js';
 
 /** An order under construction: the request's shape with every member possibly missing. */
 export interface Draft {
@@ -27,7 +22,7 @@ export interface Draft {
 }
 
 /** The flag behind each body path, so checks of flag values name the flag. */
-export const ORDER_FLAGS: Record<string, string> = {
+const ORDER_FLAGS: Record<string, string> = {
   storeId: '--store',
   brandId: '--brand',
   productId: '--product',
@@ -45,29 +40,11 @@ export const ORDER_FLAGS: Record<string, string> = {
   customFields: '--field',
 };
 
-/** Flags that set a body member; `--from-file` takes the whole body and excludes them. */
-const BODY_OPTIONS: (keyof PlaceOptions)[] = ['store', 'brand', 'product', 'price', 'country', 'name', 'phone', 'street', 'city', 'postalCode', 'email', 'details', 'locale'];
-
-export function draftFromFlags(opts: PlaceOptions): Draft {
-  return {
-    storeId: opts.store,
-    brandId: opts.brand,
-    productId: opts.product,
-    variations: variationFlags(opts.variation),
-    coinPrice: opts.price,
-    locale: opts.locale,
-    recipient: {
-      name: opts.name,
-      email: opts.email,
-      phone: opts.phone,
-      address: { street: opts.street, city: opts.city, postalCode: opts.postalCode, country: opts.country?.toUpperCase() },
-    },
-    additionalDetails: opts.details,
-  };
-}
+/** The flag behind a body path (the path itself where no flag sets it). */
+export const flagName = (field: string): string => ORDER_FLAGS[field] ?? field;
 
 /** `--variation NAME=VALUE`, each dimension once; none means a gift without options (`{}`). */
-function variationFlags(values: string[] | undefined): Record<string, string> | undefined {
+export function variationFlags(values: string[] | undefined): Record<string, string> | undefined {
   if (!values?.length) return undefined;
   const pairs = validate.pairs(values, '--variation');
   const seen = new Set<string>();
@@ -77,14 +54,6 @@ function variationFlags(values: string[] | undefined): Record<string, string> | 
   }
   // Defined, not assigned: a dimension named `__proto__` or `constructor` is only a key.
   return Object.fromEntries(pairs);
-}
-
-/** With --from-file, flags that would also set the body are a mistake, not an override. */
-export function rejectBodyFlags(opts: PlaceOptions): void {
-  const given = BODY_OPTIONS.filter((key) => opts[key] !== undefined).map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
-  if (opts.variation?.length) given.push('--variation');
-  if (opts.field?.length) given.push('--field');
-  if (given.length > 0) throw new UsageError(`--from-file: the file is the whole request; remove ${given.join(', ')}`);
 }
 
 /**
