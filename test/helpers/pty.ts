@@ -17,7 +17,7 @@ const RUN = randomBytes(4).toString('hex');
 const SESSION = 'svc';
 
 export interface Terminal {
-  /** Waits up to 10 s for the text to appear on the screen; returns the screen. */
+  /** Waits up to 20 s (a busy 2-core machine running the whole suite) for the text to appear on the screen; returns the screen. */
   waitFor(text: string | RegExp): Promise<string>;
   /** Answers a prompt once it shows: types the keys (text or key names such as Enter, Down). */
   answer(prompt: string, ...keys: string[]): Promise<void>;
@@ -39,7 +39,7 @@ export async function startTerminal(args: string[], vars: Record<string, string>
   closeLater(() => tmux('kill-server').then(() => undefined, () => undefined));
   const history = () => tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', SESSION);
   const waitFor = async (text: string | RegExp): Promise<string> => {
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 20_000;
     for (;;) {
       const shown = await history();
       if (typeof text === 'string' ? shown.includes(text) : text.test(shown)) return shown;
