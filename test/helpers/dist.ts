@@ -1,7 +1,7 @@
 /**
- * The built dist/ as files that load one another (build.mjs: CommonJS chunks). A file loads a chunk
- * as it loads itself with `require("./chunks/x.cjs")`, and on demand (a source `import()`) with
- * `Promise.resolve().then(() => require("./chunks/x.cjs"))`.
+ * The built dist/ as files that load one another (build.mjs: rolldown's CommonJS chunks). A file
+ * loads a chunk as it loads itself with `require("./chunks/x.cjs")`, and on demand (a source
+ * `import()`) inside `Promise.resolve().then(() => … require("./chunks/x.cjs") …)`.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,16 +22,25 @@ export function distText(file: string): string {
   return text;
 }
 
-const targets = (file: string, pattern: RegExp) => [...distText(file).matchAll(pattern)].map(([, target]) => join(file, '..', target!));
+const RELATIVE_REQUIRE = /\brequire\(\s*["'`](\.\.?\/[^"'`]+)["'`]\s*\)/g;
+const ON_DEMAND = /Promise\.resolve\(\)\.then\(\(\)\s*=>[^;]*?\brequire\(\s*["'`](\.\.?\/[^"'`]+)["'`]\s*\)/g;
+
+/** The chunks `file` requires, as dist/ paths: each with whether it is loaded on demand. */
+function requires(file: string): { target: string; onDemand: boolean }[] {
+  const text = distText(file);
+  // Where each on-demand require ends: the same require seen by RELATIVE_REQUIRE ends there too.
+  const onDemandEnds = new Set([...text.matchAll(ON_DEMAND)].map((match) => match.index + match[0].length));
+  return [...text.matchAll(RELATIVE_REQUIRE)].map((match) => ({ target: join(file, '..', match[1]!), onDemand: onDemandEnds.has(match.index + match[0].length) }));
+}
 
 /** Files `file` loads as it loads. */
 export function staticImports(file: string): string[] {
-  return targets(file, /(?<!=>\s*)\brequire\(\s*["'`](\.\.?\/[^"'`]+)["'`]\s*\)/g);
+  return requires(file).filter((r) => !r.onDemand).map((r) => r.target);
 }
 
 /** Files `file` loads on demand. */
 export function dynamicImports(file: string): string[] {
-  return targets(file, /=>\s*require\(\s*["'`](\.\.?\/[^"'`]+)["'`]\s*\)/g);
+  return requires(file).filter((r) => r.onDemand).map((r) => r.target);
 }
 
 /** `file` and every file loaded as it loads. */
