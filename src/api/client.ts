@@ -5,17 +5,26 @@
  */
 import type { Dispatcher } from 'undici';
 import { onAbort } from '../core/abort.js';
-import { ApiError, InterruptedError, UnavailableError, type Problem } from '../core/errors.js';
-import { isLoopbackHost } from '../core/net.js';
+import { ApiError, InterruptedError, UnavailableError } from '../core/errors.js';
 import { redactPersonal } from '../core/secrets.js';
 import { redact } from './keys.js';
 import { sleep } from '../core/sleep.js';
 import { USER_AGENT } from '../version.js';
 import { ResponseTooLargeError, readBoundedText } from './body.js';
 import { Pacer, type Sleep } from './pacer.js';
-import { describeNetworkError, errorCode, loadTransport } from './transport.js';
-import { describeProxy, proxyAtFault, scrubProxyCredentials, type ProxySettings } from './proxy.js';
-import { isCertificateError, isRetryable, retryDelayMs, type Outcome } from './retry.js';
+import { errorCode, loadTransport, type Transport } from './transport.js';
+import { describeProxy, scrubProxyCredentials, type ProxySettings } from './proxy.js';
+import { isRetryable, retryDelayMs } from './retry.js';
+import {
+  headerValue,
+  judgeAnswer,
+  networkFailure,
+  snippet,
+  timeoutFailure,
+  type AttemptFailure,
+  type AttemptResult,
+  type ResponseHeaders,
+} from './attempt-result.js';
 import type { ClientEventSink } from './client-events.js';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -56,6 +65,22 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** A request as one attempt sends it. */
+interface Outgoing {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  payload: string | undefined;
+}
+
+/** An answer read whole, not yet judged. */
+interface Answer {
+  kind: 'answer';
+  status: number;
+  headers: ResponseHeaders;
+  text: string;
+}
+
 /** What --dry-run prints for a request it does not send. */
 export interface DryRunRequest {
   method: string;
@@ -66,7 +91,7 @@ export interface DryRunRequest {
 
 export interface ApiResponse<T = unknown> {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: ResponseHeaders;
   body: T;
   replayed: boolean;
   /** how many attempts this answer took (1: the first); a replay at the first came from an earlier call */
@@ -220,22 +245,30 @@ export class ApiClient {
     return this.dispatcherPromise;
   }
 
+  /** One attempt: sent once under its own time-out, and what came back judged. */
   private async attempt(
     method: string,
     url: string,
     headers: Record<string, string>,
     payload: string | undefined,
     userSignal: AbortSignal | undefined,
-  ): Promise<
-    | { kind: 'success'; status: number; headers: ApiResponse['headers']; body: unknown }
-    | { kind: 'failure'; outcome: Outcome; error: ApiError | UnavailableError }
-  > {
+  ): Promise<AttemptResult> {
     const transport = await loadTransport();
     const dispatcher = await this.dispatcher();
+    if (userSignal?.aborted) throw new InterruptedError();
+    const started = performance.now();
+    const sent = await this.send(transport, dispatcher, { method, url, headers, payload }, userSignal);
+    if (sent.kind === 'failure') return sent;
+    this.debugResponse(sent.status, sent.headers, sent.text, performance.now() - started);
+    return judgeAnswer(sent.status, sent.headers, sent.text);
+  }
+
+  /** Sends the request and reads its answer whole; a time-out or a network failure comes back as an attempt's failure. */
+  private async send(transport: Transport, dispatcher: Dispatcher, request: Outgoing, userSignal: AbortSignal | undefined): Promise<Answer | AttemptFailure> {
+    const { method, url, headers, payload } = request;
     // One controller per attempt, released as soon as the attempt ends: AbortSignal.timeout and
     // AbortSignal.any would keep every attempt's signal alive for the whole time-out (30 s), which
     // at backfill rates is tens of thousands of live objects.
-    if (userSignal?.aborted) throw new InterruptedError();
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -244,84 +277,34 @@ export class ApiClient {
     }, this.timeoutMs);
     // Every request in flight shares the caller's signal: one listener for all of them (core/abort.ts).
     const releaseUserAbort = userSignal ? onAbort(userSignal, () => controller.abort()) : undefined;
-    const signal = controller.signal;
-    const started = performance.now();
     this.debugRequest(method, url, headers, payload);
-    let status: number;
-    let responseHeaders: ApiResponse['headers'];
-    let text: string;
     try {
-      const response = await transport.request(dispatcher, url, { method: method as Dispatcher.HttpMethod, headers, body: payload, signal });
-      status = response.statusCode;
-      responseHeaders = response.headers;
+      const response = await transport.request(dispatcher, url, { method: method as Dispatcher.HttpMethod, headers, body: payload, signal: controller.signal });
       // At most 32 MiB per answer: past that svc stops reading (response_too_large, not retried).
-      text = await readBoundedText(response, `${method} ${url}`);
+      const text = await readBoundedText(response, `${method} ${url}`);
+      return { kind: 'answer', status: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (userSignal?.aborted) throw new InterruptedError();
-      if (error instanceof ResponseTooLargeError) {
-        this.debugLine(`< body over the limit; not read further`);
-        throw error;
-      }
-      if (timedOut) {
-        this.debugLine(`< time-out after ${this.timeoutMs} ms`);
-        return {
-          kind: 'failure',
-          outcome: { kind: 'timeout' },
-          error: new UnavailableError(`no response within ${this.timeoutMs / 1000}s from ${method} ${url}`, 'timeout'),
-        };
-      }
-      const code = errorCode(error);
-      this.debugLine(`< network error: ${code}`);
-      // Nothing listens on this machine's port: no wait will change that, and it is most often a
-      // sandbox that is not running. Said at once, without retries.
-      const local = code === 'ECONNREFUSED' && isLoopbackHost(new URL(url).hostname);
-      // Behind a proxy, the proxy itself may be what cannot be reached: said so, without its credentials.
-      const viaProxy = proxyAtFault(error, url, this.options.proxy);
-      return {
-        kind: 'failure',
-        outcome: { kind: 'network', code: local ? 'ECONNREFUSED_LOOPBACK' : code },
-        error: new UnavailableError(
-          `could not reach ${new URL(url).origin}${viaProxy ? ` through the proxy ${viaProxy}` : ''}: ${scrubProxyCredentials(describeNetworkError(error), this.options.proxy)}`,
-          'connection_error',
-          error,
-          local
-            ? 'is the sandbox running? start it with: svc sandbox'
-            : viaProxy
-              ? 'check HTTPS_PROXY and HTTP_PROXY (or name this host in NO_PROXY to go direct)'
-              : // A company proxy or CA that re-signs TLS: Node trusts its certificate once told where it is.
-              isCertificateError(code)
-              ? "if your company's proxy or CA signs this certificate, point NODE_EXTRA_CA_CERTS at its PEM file"
-              : undefined,
-        ),
-      };
+      return this.sendFailure(error, timedOut, method, url);
     } finally {
       clearTimeout(timer);
       releaseUserAbort?.();
     }
-    this.debugResponse(status, responseHeaders, text, performance.now() - started);
-    const contentType = headerValue(responseHeaders['content-type']) ?? '';
-    const parsed = parseJsonBody(text, contentType);
+  }
 
-    if (status >= 200 && status < 300) {
-      if (!parsed.ok && text.trim() !== '') {
-        return {
-          kind: 'failure',
-          outcome: { kind: 'response', status },
-          error: new UnavailableError(
-            `the service answered ${status} with a body that is not JSON (${contentType || 'no content type'}): ${snippet(text)}`,
-            'invalid_response',
-          ),
-        };
-      }
-      return { kind: 'success', status, headers: responseHeaders, body: parsed.ok ? parsed.value : null };
+  /** Why no answer came: a time-out or the network (failures to judge), or a body over the limit (thrown). */
+  private sendFailure(error: unknown, timedOut: boolean, method: string, url: string): AttemptFailure {
+    if (error instanceof ResponseTooLargeError) {
+      this.debugLine(`< body over the limit; not read further`);
+      throw error;
     }
-
-    const problem = toProblem(status, parsed.ok ? parsed.value : undefined, text, contentType);
-    return {
-      kind: 'failure',
-      outcome: { kind: 'response', status, code: problem.code, retryAfter: headerValue(responseHeaders['retry-after']) },
-      error: new ApiError(problem),
-    };
+    if (timedOut) {
+      this.debugLine(`< time-out after ${this.timeoutMs} ms`);
+      return timeoutFailure(method, url, this.timeoutMs);
+    }
+    const code = errorCode(error);
+    this.debugLine(`< network error: ${code}`);
+    return networkFailure(error, code, url, this.options.proxy);
   }
 
   private exhausted(error: ApiError | UnavailableError, attempts: number, idempotencyKey?: string): Error {
@@ -342,7 +325,7 @@ export class ApiClient {
     if (payload !== undefined) this.debugLine(`> ${snippet(redactPersonal(payload), 2_000)}`);
   }
 
-  private debugResponse(status: number, headers: ApiResponse['headers'], text: string, elapsedMs: number): void {
+  private debugResponse(status: number, headers: ResponseHeaders, text: string, elapsedMs: number): void {
     if (!this.options.debug) return;
     this.debugLine(`< ${status} (${Math.round(elapsedMs)} ms)`);
     for (const name of ['content-type', 'retry-after', 'idempotent-replayed', 'request-id']) {
@@ -374,37 +357,4 @@ function dryRunRequest(method: string, url: string, headers: Record<string, stri
     }
   }
   return { method: method.toUpperCase(), url, headers: named, body };
-}
-
-export function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function parseJsonBody(text: string, contentType: string): { ok: true; value: unknown } | { ok: false } {
-  if (text.trim() === '') return { ok: false };
-  if (contentType && !/json/i.test(contentType)) return { ok: false };
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
-}
-
-/** Any error status becomes a Problem: the service's own document when it sent one, else a described stand-in. */
-export function toProblem(status: number, parsed: unknown, text: string, contentType: string): Problem {
-  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-    const body = parsed as Record<string, unknown>;
-    const problem: Problem = { ...body, status: typeof body.status === 'number' ? body.status : status };
-    if (typeof body.code !== 'string') problem.code = `http_${status}`;
-    if (typeof body.detail !== 'string') problem.detail = typeof body.title === 'string' ? body.title : `HTTP ${status}`;
-    if (body.errors !== undefined && !Array.isArray(body.errors)) delete problem.errors;
-    return problem;
-  }
-  const what = text.trim() === '' ? 'an empty body' : `a non-JSON body (${contentType || 'no content type'}): ${snippet(text)}`;
-  return { status, code: `http_${status}`, detail: `HTTP ${status} with ${what}` };
-}
-
-function snippet(text: string, max = 120): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }

@@ -7,7 +7,8 @@
  */
 import { lstat } from 'node:fs/promises';
 import { getMe, testWebhook } from '../api/resources.js';
-import { headerValue, type ApiClient, type ApiResponse } from '../api/client.js';
+import type { ApiClient, ApiResponse } from '../api/client.js';
+import { headerValue } from '../api/attempt-result.js';
 import type { Me } from '../api/types.js';
 import type { Context, ResolvedProfile } from '../app/context.js';
 import { ApiError, ExitCode, SvcError } from '../core/errors.js';

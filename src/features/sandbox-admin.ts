@@ -3,7 +3,7 @@
  * only on a loopback host, and only after GET {adminUrl}/clock has answered as a sandbox does.
  * Nothing else is sent before that probe, and the probe carries no API key.
  */
-import { toProblem } from '../api/client.js';
+import { toProblem } from '../api/attempt-result.js';
 import { SideRequestError, SideRequests, type SideRequest } from '../api/side.js';
 import { isLoopbackHost } from '../core/net.js';
 import { ApiError, InterruptedError, UnavailableError, UsageError } from '../core/errors.js';

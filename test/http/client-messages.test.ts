@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { noticeText } from '../../src/api/client-events.js';
-import { ApiClient, headerValue, toProblem } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/client.js';
+import { headerValue, toProblem } from '../../src/api/attempt-result.js';
 import { ApiError, UnavailableError } from '../../src/core/errors.js';
 
 const ORIGIN = 'https://api.example.test';
