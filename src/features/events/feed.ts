@@ -73,103 +73,157 @@ export function isRefusedStartCursor(error: unknown): error is ApiError {
 }
 
 export async function* feed(options: FeedOptions): AsyncGenerator<FeedElement> {
-  const sleep = options.sleep ?? abortableSleep;
-  let cursor: string | null = options.after ?? null;
-  let caughtUp = false;
-  let failures = 0;
-  const now = options.now ?? (() => performance.now());
-  const clock = options.clock ?? Date.now;
-  let client = options.client;
-  let succeededAt = now();
-  /** when the outage under way started, on the wall clock */
-  let downSince = 0;
-  /** whether a page has been read */
-  let read = false;
-  /** when the key was first refused in the outage under way */
-  let refusedSince: number | undefined;
-  /** the key was renewed and no page has been read with it yet: the old cursor may belong to another feed */
-  let renewed = false;
-  // A cursor already followed, or the same page twice, ends the walk (cursor_loop) before it is shown.
-  let guard = new CursorGuard('GET /events', cursor);
+  const walk = new FeedWalk(options);
   for (;;) {
+    const polledAt = walk.now();
     let page: Page<unknown>;
-    const polledAt = now();
     try {
-      page = readPage<unknown>((await listEvents(client, { after: cursor ?? undefined, limit: options.limit }, {
-        signal: options.signal,
-        // Following, this loop is the retry loop (with its status line and --give-up-after).
-        ...(options.follow ? { retry: false } : {}),
-      })).body, 'GET /events');
+      page = await walk.fetchPage();
     } catch (error) {
-      // The cursor the walk started from, refused before any page was read: a saved cursor of another feed.
-      if (!read && options.after !== undefined && isRefusedCursor(error)) refusedStarts.add(error);
-      if (options.follow && options.renewKey && error instanceof ApiError && error.status === 401) {
-        const renewal = await options.renewKey();
-        if (renewal) {
-          client = renewal.client;
-          renewed = true;
-          yield { kind: 'status', level: 'info', message: `${clockTime(clock())} ${renewal.message}` };
-          continue;
-        }
-        // Refused just after an outage: a restarted sandbox may not have saved its new key yet. Asked again shortly.
-        refusedSince ??= now();
-        if (failures > 0 && now() - refusedSince < KEY_GRACE_MS) {
-          await sleep(KEY_RETRY_MS, options.signal);
-          continue;
-        }
-      }
-      // A new key's feed does not know the old key's cursor (a restarted sandbox): its feed is read from the start.
-      if (renewed && isRefusedCursor(error)) {
-        renewed = false;
-        cursor = null;
-        guard = new CursorGuard('GET /events', cursor);
-        yield { kind: 'status', level: 'info', message: `${clockTime(clock())} the feed does not know the cursor of the old key (a restarted sandbox?); reading its events from the oldest` };
-        continue;
-      }
-      if (!options.follow || !isTransient(error)) throw error;
-      const downMs = now() - succeededAt;
-      if (options.giveUpAfterMs !== undefined && downMs >= options.giveUpAfterMs) throw giveUp(error, downMs);
-      // One line as the outage starts; a cause that changes meanwhile is not news to a person.
-      if (failures === 0) {
-        downSince = clock();
-        // The cause comes last: on a narrow terminal it is what gives way.
-        const giveUpNote = options.giveUpAfterMs === undefined ? '' : ` (giving up after ${options.giveUpAfterMs / 1000}s without success)`;
-        yield { kind: 'status', level: 'warning', message: `${clockTime(downSince)} feed unavailable, retrying with backoff${giveUpNote}: ${readCause(error)}` };
-      }
-      const backoff = Math.min(MAX_FAILURE_WAIT_MS, backoffMs(failures));
-      failures++;
-      // The last wait ends when giving up is due, so the verdict comes on time, after one more try.
-      const untilGiveUp = options.giveUpAfterMs === undefined ? Infinity : Math.max(0, options.giveUpAfterMs - downMs);
-      await sleep(Math.min(backoff, untilGiveUp), options.signal);
+      yield* walk.failed(error);
       continue;
     }
-    if (failures > 0) {
-      const back = clock();
-      yield { kind: 'status', level: 'info', message: `${clockTime(back)} feed reachable again after ${durationText(back - downSince)} (unavailable since ${clockTime(downSince)})` };
-      failures = 0;
-    }
-    succeededAt = now();
-    read = true;
-    renewed = false;
-    refusedSince = undefined;
-    const { items, nextCursor } = page;
-    const events = items.map(toFeedEvent);
-    guard.page(events.map((item) => item.raw).join('\n'), events.length === 0);
-    // nextCursor comes with every page, the last included; keep the last one given.
-    const previous = cursor;
-    cursor = nextCursor ?? cursor;
-    if (cursor !== null && cursor !== previous) guard.follow(cursor);
-    if (items.length > 0) yield { kind: 'page', events, cursor };
+    yield* walk.succeeded();
+    const { events, moved } = walk.advance(page);
+    if (events.length > 0) yield { kind: 'page', events, cursor: walk.cursor };
     // An empty page means caught up; so does a cursor that does not move (it would repeat the page).
-    if (items.length > 0 && cursor !== null && cursor !== previous) continue;
-    if (!caughtUp) {
-      caughtUp = true;
-      yield { kind: 'caught-up', cursor };
+    if (events.length > 0 && moved) continue;
+    if (!walk.caughtUp) {
+      walk.caughtUp = true;
+      yield { kind: 'caught-up', cursor: walk.cursor };
     }
     if (!options.follow) return;
     // Polls start one interval apart (the time spent asking and printing counts towards the wait),
     // so an event is printed within the interval plus one round trip.
-    await sleep(Math.max(0, options.intervalMs - (now() - polledAt)), options.signal);
+    await walk.sleep(Math.max(0, options.intervalMs - (walk.now() - polledAt)), options.signal);
+  }
+}
+
+/** One walk of the feed: where it is, and the state of the outage or key refusal under way. */
+class FeedWalk {
+  readonly sleep: Sleep;
+  readonly now: () => number;
+  private readonly clock: () => number;
+  private client: ApiClient;
+  cursor: string | null;
+  caughtUp = false;
+  private failures = 0;
+  private succeededAt: number;
+  /** when the outage under way started, on the wall clock */
+  private downSince = 0;
+  /** whether a page has been read */
+  private read = false;
+  /** when the key was first refused in the outage under way */
+  private refusedSince: number | undefined;
+  /** the key was renewed and no page has been read with it yet: the old cursor may belong to another feed */
+  private renewed = false;
+  // A cursor already followed, or the same page twice, ends the walk (cursor_loop) before it is shown.
+  private guard: CursorGuard;
+
+  constructor(private readonly options: FeedOptions) {
+    this.sleep = options.sleep ?? abortableSleep;
+    this.cursor = options.after ?? null;
+    this.now = options.now ?? (() => performance.now());
+    this.clock = options.clock ?? Date.now;
+    this.client = options.client;
+    this.succeededAt = this.now();
+    this.guard = new CursorGuard('GET /events', this.cursor);
+  }
+
+  async fetchPage(): Promise<Page<unknown>> {
+    const { options } = this;
+    const response = await listEvents(this.client, { after: this.cursor ?? undefined, limit: options.limit }, {
+      signal: options.signal,
+      // Following, this loop is the retry loop (with its status line and --give-up-after).
+      ...(options.follow ? { retry: false } : {}),
+    });
+    return readPage<unknown>(response.body, 'GET /events');
+  }
+
+  /** A failed poll: the key renewed, the cursor dropped, or the outage waited out; else the error ends the feed. */
+  async *failed(error: unknown): AsyncGenerator<FeedElement> {
+    // The cursor the walk started from, refused before any page was read: a saved cursor of another feed.
+    if (!this.read && this.options.after !== undefined && isRefusedCursor(error)) refusedStarts.add(error);
+    const { follow, renewKey } = this.options;
+    if (follow && renewKey && error instanceof ApiError && error.status === 401) {
+      if (yield* this.keyRefused(renewKey)) return;
+    }
+    // A new key's feed does not know the old key's cursor (a restarted sandbox): its feed is read from the start.
+    if (this.renewed && isRefusedCursor(error)) {
+      this.renewed = false;
+      this.cursor = null;
+      this.guard = new CursorGuard('GET /events', this.cursor);
+      yield this.info('the feed does not know the cursor of the old key (a restarted sandbox?); reading its events from the oldest');
+      return;
+    }
+    yield* this.waitOut(error);
+  }
+
+  /** A refused key: renewed when the profile holds another, or asked again shortly after an outage; false when neither applies. */
+  private async *keyRefused(renewKey: NonNullable<FeedOptions['renewKey']>): AsyncGenerator<FeedElement, boolean> {
+    const renewal = await renewKey();
+    if (renewal) {
+      this.client = renewal.client;
+      this.renewed = true;
+      yield this.info(renewal.message);
+      return true;
+    }
+    // Refused just after an outage: a restarted sandbox may not have saved its new key yet. Asked again shortly.
+    this.refusedSince ??= this.now();
+    if (this.failures > 0 && this.now() - this.refusedSince < KEY_GRACE_MS) {
+      await this.sleep(KEY_RETRY_MS, this.options.signal);
+      return true;
+    }
+    return false;
+  }
+
+  /** A transient failure while following: one line as the outage starts, then a growing wait; else thrown. */
+  private async *waitOut(error: unknown): AsyncGenerator<FeedElement> {
+    const { follow, giveUpAfterMs, signal } = this.options;
+    if (!follow || !isTransient(error)) throw error;
+    const downMs = this.now() - this.succeededAt;
+    if (giveUpAfterMs !== undefined && downMs >= giveUpAfterMs) throw giveUp(error, downMs);
+    // One line as the outage starts; a cause that changes meanwhile is not news to a person.
+    if (this.failures === 0) {
+      this.downSince = this.clock();
+      // The cause comes last: on a narrow terminal it is what gives way.
+      const giveUpNote = giveUpAfterMs === undefined ? '' : ` (giving up after ${giveUpAfterMs / 1000}s without success)`;
+      yield { kind: 'status', level: 'warning', message: `${clockTime(this.downSince)} feed unavailable, retrying with backoff${giveUpNote}: ${readCause(error)}` };
+    }
+    const backoff = Math.min(MAX_FAILURE_WAIT_MS, backoffMs(this.failures));
+    this.failures++;
+    // The last wait ends when giving up is due, so the verdict comes on time, after one more try.
+    const untilGiveUp = giveUpAfterMs === undefined ? Infinity : Math.max(0, giveUpAfterMs - downMs);
+    await this.sleep(Math.min(backoff, untilGiveUp), signal);
+  }
+
+  /** A poll succeeded: the end of an outage is told, and the outage and key state cleared. */
+  async *succeeded(): AsyncGenerator<FeedElement> {
+    if (this.failures > 0) {
+      const back = this.clock();
+      yield { kind: 'status', level: 'info', message: `${clockTime(back)} feed reachable again after ${durationText(back - this.downSince)} (unavailable since ${clockTime(this.downSince)})` };
+      this.failures = 0;
+    }
+    this.succeededAt = this.now();
+    this.read = true;
+    this.renewed = false;
+    this.refusedSince = undefined;
+  }
+
+  /** A page's events, checked by the guard, and the cursor moved past them; `moved`: the cursor went on to a new place. */
+  advance(page: Page<unknown>): { events: FeedEvent[]; moved: boolean } {
+    const events = page.items.map(toFeedEvent);
+    this.guard.page(events.map((item) => item.raw).join('\n'), events.length === 0);
+    // nextCursor comes with every page, the last included; keep the last one given.
+    const previous = this.cursor;
+    this.cursor = page.nextCursor ?? this.cursor;
+    if (this.cursor === null || this.cursor === previous) return { events, moved: false };
+    this.guard.follow(this.cursor);
+    return { events, moved: true };
+  }
+
+  private info(message: string): FeedElement {
+    return { kind: 'status', level: 'info', message: `${clockTime(this.clock())} ${message}` };
   }
 }
 
