@@ -42,106 +42,164 @@ export interface BulkOptions {
 }
 
 export async function runBulk(ctx: Context, opts: BulkOptions): Promise<number> {
-  // --dry-run prints the requests in file order: one at a time.
-  const concurrency = ctx.options.dryRun ? 1 : (validate.positiveInt(opts.concurrency, '--concurrency') ?? DEFAULT_CONCURRENCY);
-  if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency: at most ${MAX_CONCURRENCY}, got ${concurrency}`);
-  const path = opts.fromFile;
-  const file = path === '-' ? undefined : await inputFile(path);
-
-  // The total (for the ETA) needs a first pass over the file; a pipe or FIFO can be read only once.
-  const countable = file?.isFile() ?? false;
-  const source = path === '-' ? 'standard input' : path;
-  const total = ctx.io.showProgress() && countable ? await countRows(path) : undefined;
+  const concurrency = readConcurrency(ctx, opts.concurrency);
+  const input = await openInput(ctx, opts.fromFile);
   const client = await ctx.client();
-  const progress = ctx.io.showProgress() ? new Progress(ctx.io, total, (remaining) => client.pacer.leastWaitMs(remaining)) : undefined;
+  const progress = ctx.io.showProgress() ? new Progress(ctx.io, input.total, (remaining) => client.pacer.leastWaitMs(remaining)) : undefined;
   // One note per replayed or retried row would flood stderr on a large file; the summary counts them.
   const shown = client.eventSink;
   client.setOnEvent((event) => {
     if (event.type !== 'retry' && event.type !== 'replayed') shown?.(event);
   });
-  // A refused key (or Ctrl-C) stops every row: rows in flight are abandoned and no new one is sent.
-  const stop = new AbortController();
-  let outputClosed = false;
-  // A closed output only stops new rows: see outputClosed.
-  const onInterrupt = () => {
-    if (stopReason(ctx.signal) === 'output-closed') outputClosed = true;
-    else stop.abort();
+  const run = new BulkRun(ctx, client);
+  const started = performance.now();
+  const stream = input.path === '-' ? ctx.io.streams.stdin : createReadStream(input.path);
+  const numbered = counted(readNumberedRows(interruptible(stream, ctx.signal), input.source), (row) => (run.read = row));
+  const rows = prepare(numbered, customFieldsOnce(client, run.stop.signal));
+  let finished = false;
+  progress?.start();
+  try {
+    finished = await run.schedule(rows, concurrency, progress);
+  } finally {
+    progress?.stop();
+    await run.end(input, started, finished);
+  }
+  return run.exitCode(input.source);
+}
+
+/** --concurrency, checked; --dry-run prints the requests in file order: one at a time. */
+function readConcurrency(ctx: Context, value: string | undefined): number {
+  const concurrency = ctx.options.dryRun ? 1 : (validate.positiveInt(value, '--concurrency') ?? DEFAULT_CONCURRENCY);
+  if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency: at most ${MAX_CONCURRENCY}, got ${concurrency}`);
+  return concurrency;
+}
+
+/** Where rows come from: a file or `-` (standard input). */
+interface Input {
+  path: string;
+  /** how messages name it */
+  source: string;
+  /** a regular file, which can be read twice (counted, then sent) */
+  countable: boolean;
+  /** rows in the file, counted when a progress bar shows */
+  total: number | undefined;
+}
+
+async function openInput(ctx: Context, path: string): Promise<Input> {
+  const file = path === '-' ? undefined : await inputFile(path);
+  // The total (for the ETA) needs a first pass over the file; a pipe or FIFO can be read only once.
+  const countable = file?.isFile() ?? false;
+  const source = path === '-' ? 'standard input' : path;
+  const total = ctx.io.showProgress() && countable ? await countRows(path) : undefined;
+  return { path, source, countable, total };
+}
+
+/** One run over the rows: what stops it, what was tried and read, and the report of answers. */
+class BulkRun {
+  /** A refused key (or Ctrl-C) stops every row: rows in flight are abandoned and no new one is sent. */
+  readonly stop = new AbortController();
+  /** A closed output only stops new rows: the rows already sent finish and are counted. */
+  private outputClosed = false;
+  private fatal: SvcError | undefined;
+  /** rows answered (counted as each finishes, also when its line could not be written) */
+  private readonly report = new Report();
+  /** rows handed to a worker (sent, or judged unreadable); the rest were not tried */
+  private tried = 0;
+  /** the highest row number read from the input so far */
+  read = 0;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly client: ApiClient,
+  ) {
+    ctx.signal.addEventListener('abort', this.onInterrupt, { once: true });
+    ctx.io.streams.stdout.on('error', this.onOutputError);
+  }
+
+  private readonly onInterrupt = () => {
+    if (stopReason(this.ctx.signal) === 'output-closed') this.outputClosed = true;
+    else this.stop.abort();
   };
-  ctx.signal.addEventListener('abort', onInterrupt, { once: true });
-  let fatal: SvcError | undefined;
+
   // `… | head -1`: the reader went away. No new row is sent; the run ends with exit 1, saying how many were not tried.
   // Rows already sent finish and are counted (abandoned, the service may have created them unseen).
-  const onOutputError = (error: NodeJS.ErrnoException) => {
-    if (isOutputClosed(error)) outputClosed = true;
+  private readonly onOutputError = (error: NodeJS.ErrnoException) => {
+    if (isOutputClosed(error)) this.outputClosed = true;
   };
-  ctx.io.streams.stdout.on('error', onOutputError);
-  /** rows answered (counted as each finishes, also when its line could not be written) */
-  const report = new Report();
-  const { tally } = report;
-  /** rows handed to a worker (sent, or judged unreadable); the rest were not tried */
-  let tried = 0;
-  /** the highest row number read from the input so far */
-  let read = 0;
-  const sendRow = async (row: Row): Promise<RowResult> => {
-    // A row whose turn comes after the run was stopped is never sent (nor counted as tried).
-    if (stop.signal.aborted || outputClosed) throw new InterruptedError();
-    tried++;
+
+  /** Sends the rows, `concurrency` at a time, writing each result in input order; false when the output closed first. */
+  async schedule(rows: AsyncIterable<Row>, concurrency: number, progress: Progress | undefined): Promise<boolean> {
     try {
-      const result = await send(client, row, stop.signal);
-      report.count(result);
+      for await (const result of mapOrdered(rows, this.sendRow, { concurrency, window: concurrency * WINDOW_PER_WORKER })) {
+        await this.write(result);
+        progress?.update(this.report.tally.total, this.report.tally.failed);
+      }
+      return true;
+    } catch (error) {
+      if (isOutputClosed(error)) this.outputClosed = true;
+      // Rows abandoned because of the fatal error fail with "interrupted"; report the cause instead.
+      if (!this.outputClosed) throw this.fatal ?? error;
+      return false;
+    }
+  }
+
+  private readonly sendRow = async (row: Row): Promise<RowResult> => {
+    // A row whose turn comes after the run was stopped is never sent (nor counted as tried).
+    if (this.stop.signal.aborted || this.outputClosed) throw new InterruptedError();
+    this.tried++;
+    try {
+      const result = await send(this.client, row, this.stop.signal);
+      this.report.count(result);
       return result;
     } catch (error) {
-      if (fatal === undefined && error instanceof SvcError && !(error instanceof InterruptedError)) {
-        fatal = error;
-        stop.abort();
+      if (this.fatal === undefined && error instanceof SvcError && !(error instanceof InterruptedError)) {
+        this.fatal = error;
+        this.stop.abort();
       }
       throw error;
     }
   };
-  const started = performance.now();
-  const rows = prepare(counted(readNumberedRows(interruptible(path === '-' ? ctx.io.streams.stdin : createReadStream(path), ctx.signal), source), (row) => (read = row)), customFieldsOnce(client, stop.signal));
-  let finished = false;
-  let untried: string | undefined;
-  progress?.start();
-  try {
-    for await (const result of mapOrdered(rows, sendRow, { concurrency, window: concurrency * WINDOW_PER_WORKER })) {
-      // --dry-run: stdout carries the requests (printed by the client); a row that would fail before
-      // any request is told on stderr.
-      if (ctx.options.dryRun) {
-        if (!result.ok) ctx.io.info(jsonText(resultLine(result), undefined, ctx.io.stderrIsTTY));
-      } else {
-        await ctx.io.write(`${jsonText(resultLine(result), undefined, ctx.io.stdoutIsTTY)}\n`).catch((error: unknown) => {
-          // No new row starts while the rows in flight finish (mapOrdered waits for them).
-          if (isOutputClosed(error)) outputClosed = true;
-          throw error;
-        });
-      }
-      progress?.update(tally.total, tally.failed);
+
+  /**
+   * A row's result on stdout. --dry-run: stdout carries the requests (printed by the client); a row
+   * that would fail before any request is told on stderr.
+   */
+  private async write(result: RowResult): Promise<void> {
+    const { ctx } = this;
+    if (ctx.options.dryRun) {
+      if (!result.ok) ctx.io.info(jsonText(resultLine(result), undefined, ctx.io.stderrIsTTY));
+      return;
     }
-    finished = true;
-  } catch (error) {
-    if (isOutputClosed(error)) outputClosed = true;
-    // Rows abandoned because of the fatal error fail with "interrupted"; report the cause instead.
-    if (!outputClosed) throw fatal ?? error;
-  } finally {
-    ctx.signal.removeEventListener('abort', onInterrupt);
-    ctx.io.streams.stdout.off('error', onOutputError);
-    progress?.stop();
-    if (outputClosed) untried = await notTried(countable ? path : undefined, read, tried, total);
-    if (tally.total > 0 || outputClosed) {
-      ctx.io.info(
-        ctx.options.dryRun && !outputClosed
-          ? `dry run: ${tally.created} requests printed, nothing sent; ${tally.failed} of ${tally.total} rows would fail before any request`
-          : report.summary(performance.now() - started, finished, untried),
-      );
-      if (!ctx.options.dryRun) tellPerson(ctx, report, source);
-    }
+    await ctx.io.write(`${jsonText(resultLine(result), undefined, ctx.io.stdoutIsTTY)}\n`).catch((error: unknown) => {
+      // No new row starts while the rows in flight finish (mapOrdered waits for them).
+      if (isOutputClosed(error)) this.outputClosed = true;
+      throw error;
+    });
   }
-  if (outputClosed) return ExitCode.refused;
-  if (tally.total === 0) throw new UsageError(`--from-file: ${source} holds no rows`);
-  // A dry run changes nothing and succeeds (exit 0, as docs/output.md says); rows that would fail are on stderr.
-  if (ctx.options.dryRun) return ExitCode.ok;
-  return tally.failed === 0 ? ExitCode.ok : ExitCode.refused;
+
+  /** Stops listening, then the summary on stderr (with the rows not tried when the output closed). */
+  async end(input: Input, started: number, finished: boolean): Promise<void> {
+    const { ctx, report } = this;
+    ctx.signal.removeEventListener('abort', this.onInterrupt);
+    ctx.io.streams.stdout.off('error', this.onOutputError);
+    const untried = this.outputClosed ? await notTried(input.countable ? input.path : undefined, this.read, this.tried, input.total) : undefined;
+    if (report.tally.total === 0 && !this.outputClosed) return;
+    ctx.io.info(
+      ctx.options.dryRun && !this.outputClosed
+        ? `dry run: ${report.tally.created} requests printed, nothing sent; ${report.tally.failed} of ${report.tally.total} rows would fail before any request`
+        : report.summary(performance.now() - started, finished, untried),
+    );
+    if (!ctx.options.dryRun) tellPerson(ctx, report, input.source);
+  }
+
+  exitCode(source: string): number {
+    const { tally } = this.report;
+    if (this.outputClosed) return ExitCode.refused;
+    if (tally.total === 0) throw new UsageError(`--from-file: ${source} holds no rows`);
+    // A dry run changes nothing and succeeds (exit 0, as docs/output.md says); rows that would fail are on stderr.
+    if (this.ctx.options.dryRun) return ExitCode.ok;
+    return tally.failed === 0 ? ExitCode.ok : ExitCode.refused;
+  }
 }
 
 /** The input file's kind, checked before anything is sent: it must be readable and not a directory. */
