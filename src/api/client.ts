@@ -26,6 +26,7 @@ import {
   type ResponseHeaders,
 } from './attempt-result.js';
 import type { ClientEventSink } from './client-events.js';
+import { dryRunRequest, type DryRunRequest } from './dry-run.js';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -79,14 +80,6 @@ interface Answer {
   status: number;
   headers: ResponseHeaders;
   text: string;
-}
-
-/** What --dry-run prints for a request it does not send. */
-export interface DryRunRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: unknown;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -338,23 +331,4 @@ export class ApiClient {
   private debugLine(line: string): void {
     this.options.debug?.(scrubProxyCredentials(redact(line, [this.apiKey, ...(this.options.secrets ?? [])]), this.options.proxy));
   }
-}
-
-/** A request as --dry-run prints it: header names as HTTP writes them (`Idempotency-Key`), Authorization redacted, the body as JSON. */
-function dryRunRequest(method: string, url: string, headers: Record<string, string>, payload: string | undefined): DryRunRequest {
-  const named = Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [
-      name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase()),
-      name === 'authorization' ? '[redacted]' : value,
-    ]),
-  );
-  let body: unknown = null;
-  if (payload !== undefined) {
-    try {
-      body = JSON.parse(payload);
-    } catch {
-      body = payload;
-    }
-  }
-  return { method: method.toUpperCase(), url, headers: named, body };
 }

@@ -1,7 +1,8 @@
 /** The HTTP core's dry-run mode: a request other than GET is handed over (key redacted) instead of sent; GETs still go out. */
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient, type DryRunRequest } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/client.js';
+import type { DryRunRequest } from '../../src/api/dry-run.js';
 import { USER_AGENT } from '../../src/version.js';
 
 const ORIGIN = 'https://api.example.test';

@@ -6,7 +6,8 @@
  * refund: refunds stay in `svc refunds run` with its ledger.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiClient, type ApiResponse, type DryRunRequest } from '../../api/client.js';
+import { ApiClient, type ApiResponse } from '../../api/client.js';
+import type { DryRunRequest } from '../../api/dry-run.js';
 import * as api from '../../api/resources.js';
 import { operationInput, type OperationInput } from './schema.js';
 import { objectSchema, text, type Call, type Tool, type ToolHints } from './tool.js';
