@@ -1,8 +1,8 @@
 /**
- * The consumer of `svc events tail`: the producer (`feed.ts`) yields pages; this shows and forwards
- * each event, then saves the cursor — only after the whole page is on stdout and at the receiver, so
- * a run killed at any moment and restarted with `--resume` skips nothing (it may repeat the page it
- * was in). The verb (`commands/events/tail.ts`) checks the flags and hands a TailPlan. Two decisions keep that guarantee:
+ * The consumer of `svc events tail` (the verb checks the flags into a TailPlan): the producer
+ * (`feed.ts`) yields pages; this shows and forwards each event, then saves the cursor — only after
+ * the whole page is on stdout and at the receiver, so a run killed at any moment and restarted with
+ * `--resume` skips nothing (it may repeat the page it was in). Two decisions keep that guarantee:
  * - A run that leaves events out (filters, `-n`) reads the saved cursor but never moves it: the
  *   cursor means "every event before it was shown", which a filtered run cannot claim.
  * - An event the receiver of `--forward-to` did not take (after bounded retries, or a 4xx) is
@@ -186,8 +186,7 @@ class Tail {
     this.undelivered.count++;
   }
 
-  // The saved cursor means "everything before it was shown". A run that leaves events out (filters,
-  // -n) must not move it, or a later --resume would skip what this run hid.
+  /** The saved cursor means "everything before it was shown": a run that left events out never moves it. */
   private async saveCursor(cursor: string | null): Promise<void> {
     if (cursor === null || !this.plan.showsEverything || this.undelivered !== undefined) return;
     await stdoutFlushed(this.ctx);
