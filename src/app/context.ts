@@ -15,7 +15,7 @@ import { osKeyring, SecretStoreError, type SecretStore } from '../core/secret-st
 import { inquirerPrompter, type Prompter } from '../core/prompter.js';
 import * as validate from '../core/validate.js';
 import type { declareGlobals } from './globals.js';
-import type { OptionsOf } from './verb.js';
+import type { OptionsOf } from './commander.js';
 import { jsonText, terminalSafeLine } from '../core/sanitize.js';
 
 /**

@@ -11,17 +11,10 @@
  * A renamed or retyped flag then fails type-checking where `run` uses it. A group's index lists its
  * verbs, each loaded only when it runs (or when the group's help lists them).
  */
-import type { Command } from '@commander-js/extra-typings';
+import type { ArgsOf, Declare, OptionsOf } from './commander.js';
 import type { Context } from './context.js';
 
-/** A verb's declaration: the command node it was given, with its flags and arguments added. */
-export type Declare = (command: Command) => Command<any[], any, any>;
-
-/** The options `declare` gives its command, as commander hands them to `run`. */
-export type OptionsOf<D extends Declare> = ReturnType<D> extends Command<any[], infer Options, any> ? Options : never;
-
-/** The positional arguments `declare` gives its command, in order (a variadic one as an array). */
-export type ArgsOf<D extends Declare> = ReturnType<D> extends Command<infer Args, any, any> ? Args : never;
+export type { ArgsOf, Declare, OptionsOf };
 
 export interface VerbModule<D extends Declare = Declare> {
   declare: D;

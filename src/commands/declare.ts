@@ -13,8 +13,7 @@ export function examples(...lines: string[]): string {
 /** A repeatable flag's values in order (no default shown in help). */
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-/** 2000 → `2,000` (not toLocaleString: setting up Intl for it costs milliseconds at start-up). */
-export const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+export { thousands } from '../core/output.js';
 
 /**
  * An option taking one of an API enum (from the API description): help lists the values and

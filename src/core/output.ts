@@ -12,6 +12,9 @@ import { textWidth, truncate, wrapLine } from './width.js';
 
 export { truncate, wrapLine };
 
+/** 2000 → `2,000` (not toLocaleString: setting up Intl for it costs milliseconds at start-up). */
+export const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
 export type Format = 'table' | 'json' | 'jsonl' | 'csv';
 export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl', 'csv'];
 

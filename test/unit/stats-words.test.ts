@@ -1,6 +1,6 @@
 /** `events stats` says its window and bucket in words ("per hour, 2026-11-21 19:00–23:00 UTC"). */
 import { describe, expect, it } from 'vitest';
-import { durationWords, windowWords } from '../../src/commands/events/chart.js';
+import { durationWords, windowWords } from '../../src/features/events/chart.js';
 
 describe('events stats header words', () => {
   it('names the bucket in words', () => {

@@ -12,7 +12,7 @@ import { formatMicros } from '../../core/time.js';
 import { countEvents, planStats, statsRows, type Stats } from '../../features/events/stats.js';
 import { warnUnknownTypes } from '../../features/events/select.js';
 import { collect, examples } from '../declare.js';
-import { renderChart } from './chart.js';
+import { renderChart } from '../../features/events/chart.js';
 
 export function declare(command: Command) {
   return command

@@ -8,12 +8,11 @@
  */
 import stringWidth from 'string-width';
 import type { Output } from '../../core/output.js';
-import { truncate } from '../../core/output.js';
+import { thousands, truncate } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { formatMicros } from '../../core/time.js';
-import { paintEventGroup, paintStatus } from '../../features/status.js';
-import { thousands } from '../declare.js';
-import type { Stats } from '../../features/events/stats.js';
+import { paintEventGroup, paintStatus } from '../status.js';
+import type { Stats } from './stats.js';
 
 export type { Stats };
 
@@ -24,73 +23,108 @@ const ALL = 'all types';
 const MAX_CELL = 4;
 const LABEL_MAX = 24;
 
+interface Row {
+  label: string;
+  counts: number[];
+  /** the last row, "all types" (drawn bold under a rule) */
+  isAll?: true;
+}
+
+/** How the chart fits the width: columns for the labels, the bars, the totals and the peaks. */
+interface Layout {
+  labelWidth: number;
+  totals: string[];
+  totalWidth: number;
+  /** "peak 9 at 14:05" per row, shown only where every bucket still gets a column of its own */
+  peaks: string[] | undefined;
+  /** buckets that share one column */
+  group: number;
+  cells: number;
+  cellWidth: number;
+  cellMicros: number;
+}
+
 export function renderChart(output: Output, stats: Stats): string {
   const { chalk } = output;
   const width = output.io.terminalWidth();
-  const buckets = stats.lastBucket - stats.firstBucket + 1;
-  const rows = stats.types.map((type) => ({ label: type, counts: range(buckets).map((i) => stats.count(type, stats.firstBucket + i)) }));
-  const all = range(buckets).map((i) => rows.reduce((sum, row) => sum + row.counts[i], 0));
-  const shownRows = rows.length > 1 ? [...rows, { label: ALL, counts: all }] : rows;
-  const grand = all.reduce((a, b) => a + b, 0);
+  const rows = chartRows(stats);
+  const layout = chartLayout(stats, rows, width);
+  const chartWidth = layout.cells * layout.cellWidth;
+  const lines = [chalk.bold(truncate(terminalSafeLine(header(stats, rows, layout, width)), width)), ''];
+  lines.push(`${' '.repeat(layout.labelWidth)}  ${' '.repeat(chartWidth)}  ${chalk.bold('total'.padStart(layout.totalWidth))}`.trimEnd());
+  rows.forEach((row, index) => {
+    const label = truncate(terminalSafeLine(row.label), layout.labelWidth);
+    const paint = row.isAll ? chalk.bold : typePaint(chalk, row.label);
+    const name = row.isAll ? chalk.bold(label) : label;
+    const peak = layout.peaks ? `  ${chalk.dim(layout.peaks[index])}` : '';
+    if (row.isAll) lines.push(`${' '.repeat(layout.labelWidth)}  ${chalk.dim('─'.repeat(chartWidth))}`);
+    lines.push(`${name}${' '.repeat(layout.labelWidth - stringWidth(label))}  ${bar(chalk, row.counts, layout, paint)}  ${layout.totals[index].padStart(layout.totalWidth)}${peak}`.trimEnd());
+  });
+  lines.push(...axis(stats, layout.cells, layout.cellWidth, layout.cellMicros).map((line) => `${' '.repeat(layout.labelWidth)}  ${chalk.dim(line)}`.trimEnd()));
+  return `${lines.join('\n')}\n`;
+}
 
-  const manyDays = stats.bucketMicros < DAY && day(stats.firstBucket * stats.bucketMicros) !== day(stats.lastBucket * stats.bucketMicros);
-  const labelWidth = Math.min(LABEL_MAX, Math.max(...shownRows.map((row) => stringWidth(terminalSafeLine(row.label)))));
-  const totals = shownRows.map((row) => thousands(row.counts.reduce((a, b) => a + b, 0)));
+/** A row per type, and one for all types together when there are several. */
+function chartRows(stats: Stats): Row[] {
+  const buckets = stats.lastBucket - stats.firstBucket + 1;
+  const rows: Row[] = stats.types.map((type) => ({ label: type, counts: range(buckets).map((i) => stats.count(type, stats.firstBucket + i)) }));
+  if (rows.length < 2) return rows;
+  const all = range(buckets).map((i) => rows.reduce((sum, row) => sum + row.counts[i], 0));
+  return [...rows, { label: ALL, counts: all, isAll: true }];
+}
+
+function chartLayout(stats: Stats, rows: Row[], width: number): Layout {
+  const buckets = stats.lastBucket - stats.firstBucket + 1;
+  const labelWidth = Math.min(LABEL_MAX, Math.max(...rows.map((row) => stringWidth(terminalSafeLine(row.label)))));
+  const totals = rows.map((row) => thousands(sum(row.counts)));
   const totalWidth = Math.max('total'.length, ...totals.map((text) => text.length));
   const fixed = labelWidth + 2 + 2 + totalWidth;
-  // Peaks ("peak 9 at 14:05") only where every bucket still gets a column of its own.
-  const peaks = shownRows.map(({ counts }) => {
-    const max = Math.max(...counts);
-    if (max === 0) return '';
-    const bucket = stats.firstBucket + counts.indexOf(max);
-    return `peak ${thousands(max)} at ${manyDays ? `${day(bucket * stats.bucketMicros).slice(5)} ` : ''}${clock(stats, bucket)}`;
-  });
+  const peaks = rows.map(({ counts }) => peakWords(stats, counts));
   const peakWidth = Math.max(...peaks.map((text) => text.length));
   const withPeaks = width - fixed - 2 - peakWidth >= buckets;
   const room = Math.max(1, width - fixed - (withPeaks ? 2 + peakWidth : 0));
   const group = Math.ceil(buckets / room);
   const cells = Math.ceil(buckets / group);
   const cellWidth = group > 1 ? 1 : Math.max(1, Math.min(MAX_CELL, Math.floor(room / cells)));
-  const cellMicros = group * stats.bucketMicros;
+  return { labelWidth, totals, totalWidth, peaks: withPeaks ? peaks : undefined, group, cells, cellWidth, cellMicros: group * stats.bucketMicros };
+}
 
-  const grouped = (counts: number[]) => range(cells).map((c) => counts.slice(c * group, (c + 1) * group).reduce((a, b) => a + b, 0));
-  // A gap between bars once they are wide enough to spare one.
-  const barWidth = cellWidth > 2 ? cellWidth - 1 : cellWidth;
-  const gap = cellWidth > 2 ? ' ' : '';
-  const bar = (counts: number[], paint: (text: string) => string) => {
-    const values = grouped(counts);
-    const max = Math.max(...values);
-    return values
-      .map((value) => {
-        if (value === 0) return `${chalk.dim(NONE)}${' '.repeat(barWidth - 1)}${gap}`;
-        return `${paint(BLOCKS[Math.max(0, Math.ceil((value / max) * BLOCKS.length) - 1)].repeat(barWidth))}${gap}`;
-      })
-      .join('');
-  };
-  const chartWidth = cells * cellWidth;
+/** "peak 9 at 14:05" (with the month-day when the chart spans days); empty for a row of none. */
+function peakWords(stats: Stats, counts: number[]): string {
+  const max = Math.max(...counts);
+  if (max === 0) return '';
+  const manyDays = stats.bucketMicros < DAY && day(stats.firstBucket * stats.bucketMicros) !== day(stats.lastBucket * stats.bucketMicros);
+  const bucket = stats.firstBucket + counts.indexOf(max);
+  return `peak ${thousands(max)} at ${manyDays ? `${day(bucket * stats.bucketMicros).slice(5)} ` : ''}${clock(stats, bucket)}`;
+}
 
-  // The header says the window and the bucket in words: "12 events per hour, 2026-11-21 19:00–23:00 UTC".
+/** The header says the window and the bucket in words: "12 events per hour, 2026-11-21 19:00–23:00 UTC", as much as fits. */
+function header(stats: Stats, rows: Row[], layout: Layout, width: number): string {
+  const grand = sum(rows.at(-1)?.isAll ? rows.at(-1)!.counts : (rows[0]?.counts ?? []));
   const start = Math.max(stats.sinceMicros, stats.firstBucket * stats.bucketMicros);
   const parts = [
-    `${thousands(grand)} event${grand === 1 ? '' : 's'} per ${durationWords(cellMicros)}`,
+    `${thousands(grand)} event${grand === 1 ? '' : 's'} per ${durationWords(layout.cellMicros)}`,
     `, ${windowWords(start, (stats.lastBucket + 1) * stats.bucketMicros)}`,
     ' · each row scaled to its peak',
   ];
-  let header = parts[0];
-  for (const part of parts.slice(1)) if (stringWidth(`${header}${part}`) <= width) header = `${header}${part}`;
-  const lines = [chalk.bold(truncate(terminalSafeLine(header), width)), ''];
-  lines.push(`${' '.repeat(labelWidth)}  ${' '.repeat(chartWidth)}  ${chalk.bold('total'.padStart(totalWidth))}`.trimEnd());
-  shownRows.forEach((row, index) => {
-    const label = truncate(terminalSafeLine(row.label), labelWidth);
-    const isAll = row.label === ALL && index === shownRows.length - 1 && rows.length > 1;
-    const paint = isAll ? chalk.bold : typePaint(chalk, row.label);
-    const name = isAll ? chalk.bold(label) : label;
-    const peak = withPeaks ? `  ${chalk.dim(peaks[index])}` : '';
-    if (isAll) lines.push(`${' '.repeat(labelWidth)}  ${chalk.dim('─'.repeat(chartWidth))}`);
-    lines.push(`${name}${' '.repeat(labelWidth - stringWidth(label))}  ${bar(row.counts, paint)}  ${totals[index].padStart(totalWidth)}${peak}`.trimEnd());
-  });
-  lines.push(...axis(stats, cells, cellWidth, cellMicros).map((line) => `${' '.repeat(labelWidth)}  ${chalk.dim(line)}`.trimEnd()));
-  return `${lines.join('\n')}\n`;
+  let text = parts[0];
+  for (const part of parts.slice(1)) if (stringWidth(`${text}${part}`) <= width) text = `${text}${part}`;
+  return text;
+}
+
+/** A row's bars: buckets summed per column, each scaled to the row's peak; `·` where there were none. */
+function bar(chalk: Output['chalk'], counts: number[], layout: Layout, paint: (text: string) => string): string {
+  const values = range(layout.cells).map((c) => sum(counts.slice(c * layout.group, (c + 1) * layout.group)));
+  // A gap between bars once they are wide enough to spare one.
+  const barWidth = layout.cellWidth > 2 ? layout.cellWidth - 1 : layout.cellWidth;
+  const gap = layout.cellWidth > 2 ? ' ' : '';
+  const max = Math.max(...values);
+  return values
+    .map((value) => {
+      if (value === 0) return `${chalk.dim(NONE)}${' '.repeat(barWidth - 1)}${gap}`;
+      return `${paint(BLOCKS[Math.max(0, Math.ceil((value / max) * BLOCKS.length) - 1)].repeat(barWidth))}${gap}`;
+    })
+    .join('');
 }
 
 /**
@@ -161,6 +195,10 @@ function day(micros: number): string {
 /** Bars by meaning: cancelled and expired red, others by their group's colour. */
 function typePaint(chalk: Output['chalk'], type: string): (text: string) => string {
   return /\.(cancelled|expired)$/.test(type) ? paintStatus(chalk, type) : paintEventGroup(chalk, type);
+}
+
+function sum(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0);
 }
 
 function range(n: number): number[] {
