@@ -12,10 +12,11 @@ import { Ledger, ledgerPlace, readRefundCursor, readRefundCursorEventAt, refundC
 import { currencyName, totalsByCurrency, type Refund } from '../../features/refunds/refund.js';
 import { isRefusedStartCursor } from '../../features/events/feed.js';
 import { dueRefunds } from '../../features/refunds/source.js';
+import { reportGap } from '../../features/refunds/gap.js';
 import { Names, namesFor } from '../../features/names.js';
 import type { Command } from '@commander-js/extra-typings';
 import { examples } from '../declare.js';
-import { GAP_HELP, reportGap } from './gap-report.js';
+import { GAP_HELP } from './gap-report.js';
 import { ledgerOption } from './ledger-option.js';
 
 export function declare(command: Command) {

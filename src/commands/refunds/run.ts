@@ -1,26 +1,16 @@
 /**
- * `svc refunds run --exec CMD [--follow] [--interval S]`: pays each due refund once, in feed order.
- * For each one: run CMD; on exit 0 append the orderId to the ledger and fsync it before the next;
- * on a failure stop (exit 1) with nothing recorded for it. The refund cursor moves only past pages
- * whose refunds are all in the ledger, after the ledger is on disk. One runner per ledger (a lock).
- * The only window for a repeat is a crash between CMD's exit 0 and the ledger's fsync: CMD gets the
- * orderId so it can deduplicate.
+ * `svc refunds run --exec CMD [--follow] [--interval S]`: pays each due refund once, in feed order,
+ * recording each in the ledger (features/refunds/run.ts says how nothing is paid twice).
  */
 import type { Context } from '../../app/context.js';
 import type { OptionsOf } from '../../app/verb.js';
-import { ExitCode, FailureError, InterruptedError, UnavailableError, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import * as validate from '../../core/validate.js';
-import { execRefund } from '../../features/refunds/exec.js';
-import { unpayable } from '../../features/refunds/refund.js';
-import { Ledger, ledgerPlace, readRefundCursor, readRefundCursorEventAt, refundCursorRefused, writeRefundCursor, type LedgerEntry } from '../../features/refunds/ledger.js';
-import { acquireLedgerLock } from '../../features/refunds/lock.js';
-import { currencyName } from '../../features/refunds/refund.js';
-import { isRefusedStartCursor } from '../../features/events/feed.js';
-import { dueRefunds } from '../../features/refunds/source.js';
+import { runRefunds } from '../../features/refunds/run.js';
 import type { Command } from '@commander-js/extra-typings';
 import { dryRunOption, examples } from '../declare.js';
-import { GAP_HELP, reportGap } from './gap-report.js';
+import { GAP_HELP } from './gap-report.js';
 import { ledgerOption } from './ledger-option.js';
 
 export type RunOptions = OptionsOf<typeof declare>;
@@ -37,8 +27,6 @@ async function preview(ctx: Context, opts: RunOptions): Promise<number | void> {
   return code;
 }
 
-/** A second runner waits this long for the first to finish before it refuses. */
-const LOCK_WAIT_MS = 2_000;
 const DEFAULT_INTERVAL_SECONDS = 300;
 
 export function declare(command: Command) {
@@ -66,113 +54,5 @@ export async function run(ctx: Context, opts: OptionsOf<typeof declare>): Promis
   if (ctx.options.dryRun) return preview(ctx, opts);
   if (opts.exec === undefined || opts.exec.trim() === '') throw new UsageError('--exec: required: the command that pays one refund (it reads the refund as JSON on stdin)');
   const intervalMs = (validate.positiveNumber(opts.interval, '--interval') ?? DEFAULT_INTERVAL_SECONDS) * 1000;
-  const place = await ledgerPlace(ctx, opts.ledger);
-  const client = await ctx.client();
-  const output = await ctx.output();
-  const warn = (line: string) => ctx.io.info(line);
-
-  const lock = await acquireLedgerLock(place.lockPath, {
-    waitMs: LOCK_WAIT_MS,
-    signal: ctx.signal,
-    onWait: (who) => warn(`… another refunds run (${who}) holds the ledger; waiting up to ${LOCK_WAIT_MS / 1000}s`),
-  });
-  const ledger = new Ledger(place.path, warn);
-  const array = output.format === 'json' ? output.jsonArray() : undefined;
-  let paid = 0;
-  let savedCursor: string | undefined;
-  let after: string | undefined;
-  let lastEventAt: string | undefined;
-  let unknown = 0;
-  let reconciled = false;
-  const seen = new Set<string>();
-  try {
-    // Read under the lock: what an earlier runner recorded is seen before anything is paid.
-    await ledger.refresh();
-    // --from-start: the saved cursor is not read (it may belong to another feed); the first page replaces it.
-    after = opts.fromStart ? undefined : await readRefundCursor(place, warn);
-    if (opts.fromStart) warn('note: --from-start: reading the feed from its oldest event; the ledger still holds, so nothing is paid twice');
-    savedCursor = after;
-    const cursorEventAt = after === undefined ? undefined : await readRefundCursorEventAt(place);
-    lastEventAt = cursorEventAt;
-    for await (const element of dueRefunds({ client, ledger, after, follow: Boolean(opts.follow), intervalMs, signal: ctx.signal, seen })) {
-      if (element.kind === 'status') {
-        warn(`… ${terminalSafeLine(element.message)}`);
-        continue;
-      }
-      if (element.kind === 'page') {
-        for (const refund of element.refunds) {
-          await ledger.refresh();
-          if (ledger.has(refund.orderId)) continue;
-          const problem = unpayable(refund);
-          if (problem !== undefined) {
-            throw new UnavailableError(
-              `event ${terminalSafeLine(refund.eventId ?? '(no id)')} (order.cancelled of ${terminalSafeLine(refund.orderId)}): ${problem}; nothing was paid or recorded for it, and the refund cursor stays before it`,
-              'invalid_response',
-              undefined,
-              paid > 0 ? `${paid} ${paid === 1 ? 'refund was' : 'refunds were'} paid and recorded before it` : undefined,
-            );
-          }
-          const outcome = await execRefund(opts.exec, refund, ctx.env, ctx.io.streams.stderr);
-          if (!outcome.ok) {
-            if (ctx.signal.aborted) throw new InterruptedError();
-            throw new FailureError(
-              `--exec failed for order ${terminalSafeLine(refund.orderId)} (${outcome.how}); nothing was recorded for it and it stays due`,
-              'refund_failed',
-              paid > 0 ? `${paid} ${paid === 1 ? 'refund was' : 'refunds were'} paid and recorded before it` : undefined,
-            );
-          }
-          // CMD paid: record it before anything else, even when Ctrl-C came meanwhile.
-          const entry: LedgerEntry = {
-            orderId: refund.orderId,
-            coinPrice: refund.coinPrice,
-            currency: refund.currency,
-            eventId: refund.eventId,
-            refundedAt: new Date().toISOString(),
-          };
-          await ledger.append(entry);
-          paid++;
-          await report(entry);
-          if (ctx.signal.aborted) throw new InterruptedError();
-        }
-      }
-      if (element.kind === 'page' && element.lastEventAt !== undefined) lastEventAt = element.lastEventAt;
-      // Every refund up to this cursor is in the ledger, on disk: the cursor may pass them.
-      if (element.cursor !== null && element.cursor !== savedCursor) {
-        await writeRefundCursor(place, element.cursor, lastEventAt);
-        savedCursor = element.cursor;
-      }
-      if (element.kind === 'caught-up' && !reconciled) {
-        reconciled = true;
-        const gap = await reportGap(ctx, { client, ledger, seen, cursor: after, cursorEventAt });
-        unknown = gap.unknown.length;
-        // The window is told once: what it hid is now in the reconciliation, which every run repeats.
-        const keptFrom = gap.keptFrom;
-        if (keptFrom !== undefined && savedCursor !== undefined && !(lastEventAt !== undefined && Date.parse(lastEventAt) >= Date.parse(keptFrom))) {
-          await writeRefundCursor(place, savedCursor, (lastEventAt = keptFrom));
-        }
-      }
-      if (element.kind === 'caught-up') {
-        if (!opts.follow) warn(`${paid} ${paid === 1 ? 'refund' : 'refunds'} paid; ledger ${place.path}`);
-        else if (ctx.io.stderrIsTTY) warn(`Caught up (${paid} paid so far); reconciling every ${intervalMs / 1000}s (Ctrl-C to stop).`);
-      }
-    }
-  } catch (error) {
-    if (error instanceof InterruptedError || (ctx.signal.aborted && !(error instanceof FailureError))) {
-      warn(`interrupted; ${paid} ${paid === 1 ? 'refund' : 'refunds'} paid and recorded`);
-      return ExitCode.interrupted;
-    }
-    if (isRefusedStartCursor(error)) throw refundCursorRefused(ctx, place, error, { ledger: opts.ledger, exec: opts.exec });
-    throw error;
-  } finally {
-    await array?.close().catch(() => undefined);
-    await ledger.close();
-    await lock.release();
-  }
-  return unknown > 0 ? ExitCode.refused : undefined;
-
-  async function report(entry: LedgerEntry): Promise<void> {
-    if (output.format === 'jsonl') await output.io.write(`${output.json(entry)}\n`);
-    else if (array) await array.items([entry]);
-    else await output.io.write(`refunded ${terminalSafeLine(entry.orderId)}  ${terminalSafeLine(entry.coinPrice ?? '?')} ${terminalSafeLine(currencyName(entry.currency))}\n`);
-  }
+  return runRefunds(ctx, { exec: opts.exec, follow: Boolean(opts.follow), intervalMs, fromStart: Boolean(opts.fromStart), ledger: opts.ledger });
 }
