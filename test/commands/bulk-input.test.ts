@@ -2,29 +2,13 @@
  * `links create --from-file` at the command layer against the sandbox (in-process server): a line
  * over the 1 MiB cap fails alone and the rest are created; a bad header names the column.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run.js';
-import { startSandbox, type TestSandbox } from '../sandbox/helpers.js';
+import { startBulkSetup } from '../helpers/bulk.js';
 
-let sandbox: TestSandbox;
-let dir: string;
-let env: Record<string, string>;
-let campaignId: string;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  dir = mkdtempSync(join(tmpdir(), 'svc-bulk-input-'));
-  env = { SVC_CONFIG_DIR: dir, SVC_BASE_URL: sandbox.info.baseUrl, SVC_API_KEY: sandbox.apiKey('full') };
-  const campaigns = (await sandbox.api('GET', '/campaigns')).body.items as { id: string; brandIds: string[] }[];
-  campaignId = campaigns.find((campaign) => campaign.brandIds.length === 1)!.id;
-});
-afterAll(async () => {
-  await sandbox?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { sandbox, dir, env, campaignId } = await startBulkSetup();
 
 async function linkCount(): Promise<number> {
   return ((await sandbox.api('GET', '/personal-links?limit=100')).body.items as unknown[]).length;

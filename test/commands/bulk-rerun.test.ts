@@ -5,26 +5,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cleanup.js';
+import { describe, expect, it } from 'vitest';
 import { runAtTerminal, svc } from '../helpers/run.js';
-import { startSandbox, type TestSandbox } from '../sandbox/helpers.js';
+import { startBulkSetup } from '../helpers/bulk.js';
 
-let sandbox: TestSandbox;
-let dir: string;
-let env: Record<string, string>;
-let campaignId: string;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  dir = tempDir();
-  env = { SVC_CONFIG_DIR: dir, SVC_BASE_URL: sandbox.info.baseUrl, SVC_API_KEY: sandbox.apiKey('full') };
-  const campaigns = (await sandbox.api('GET', '/campaigns')).body.items as { id: string; brandIds: string[] }[];
-  campaignId = campaigns.find((campaign) => campaign.brandIds.length === 1)!.id;
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const { dir, env, campaignId } = await startBulkSetup();
 
 /** stderr's lines without the progress bar's redraws. */
 const stderrLines = (stderr: string) => stderr.split('\n').map((line) => line.split('\r\x1b[K').at(-1)!).filter((line) => line !== '');
