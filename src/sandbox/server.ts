@@ -11,7 +11,10 @@ export interface ListeningSandbox {
 
 /** Serves a sandbox on host:port; closing also ends keep-alive connections and the sandbox's timers. */
 export async function listen(sandbox: Sandbox, host: string, port: number): Promise<ListeningSandbox> {
-  const server = http.createServer({ keepAliveTimeout: 5_000 }, sandbox.handler);
+  // An idle keep-alive connection is closed after 65 s (as common load balancers do), not Node's 5 s:
+  // a client that picks an idle connection just as the server closes it meets a reset request, and a
+  // client idles for seconds between requests far more often than for a minute.
+  const server = http.createServer({ keepAliveTimeout: 65_000 }, sandbox.handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

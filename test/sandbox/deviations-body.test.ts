@@ -4,6 +4,7 @@
  * problem, never a 500.
  */
 import http from 'node:http';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type TestSandbox, startSandbox } from './helpers.js';
 
@@ -114,16 +115,24 @@ describe('413 for a body over 10 MB, every time', () => {
   });
 
   test('ten sequential POSTs with fetch (undici, keep-alive pool) each get the 413 problem document', async () => {
-    const big = Buffer.alloc(OVER_10_MB, 0x20);
-    for (let i = 0; i < 10; i++) {
-      const res = await fetch(`${sb.info.baseUrl}/reward-store-orders`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${sb.apiKey('full')}`, 'Content-Type': 'application/json', 'Idempotency-Key': `big-fetch-${i}` },
-        body: big,
-      });
-      expect(res.status).toBe(413);
-      expect(res.headers.get('content-type')).toBe('application/problem+json');
-      expect(await res.json()).toMatchObject({ status: 413, code: 'payload_too_large' });
+    // A pool of the test's own: each POST after the first goes out on the connection the one before
+    // it left open, and none inherits a connection that idled through the tests before.
+    const pool = new Agent({ connections: 1 });
+    try {
+      const big = Buffer.alloc(OVER_10_MB, 0x20);
+      for (let i = 0; i < 10; i++) {
+        const res = await undiciFetch(`${sb.info.baseUrl}/reward-store-orders`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${sb.apiKey('full')}`, 'Content-Type': 'application/json', 'Idempotency-Key': `big-fetch-${i}` },
+          body: big,
+          dispatcher: pool,
+        });
+        expect(res.status).toBe(413);
+        expect(res.headers.get('content-type')).toBe('application/problem+json');
+        expect(await res.json()).toMatchObject({ status: 413, code: 'payload_too_large' });
+      }
+    } finally {
+      await pool.close();
     }
     expect(sb.sandbox.state.orders.length).toBe(0);
   });
