@@ -41,7 +41,7 @@ async function interruptWhileReading(args: string[], partialInput: string): Prom
     child.kill('SIGINT');
     // Bounded, so a hang fails this test (and the finally below ends the process) instead of the run.
     let bound: NodeJS.Timeout | undefined;
-    const hung = new Promise<[null, 'still running']>((resolve) => (bound = setTimeout(() => resolve([null, 'still running']), 5_000)));
+    const hung = new Promise<[null, 'still running']>((resolve) => (bound = setTimeout(() => resolve([null, 'still running']), 15_000)));
     const [code, signal] = await Promise.race([exited, hung]);
     clearTimeout(bound);
     return { code, signal, stdout, stderr, afterSigintMs: performance.now() - sent };

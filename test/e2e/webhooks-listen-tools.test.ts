@@ -30,7 +30,7 @@ let receiver: Server;
 let receiverUrl: string;
 const relayed: { headers: IncomingHttpHeaders; body: Buffer }[] = [];
 
-const until = async (check: () => boolean, timeoutMs = 5000) => {
+const until = async (check: () => boolean, timeoutMs = 15_000) => {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out; stderr so far:\n${stderr.join('\n')}`);
@@ -150,22 +150,36 @@ describe('webhooks listen --save-dir --forward-to', () => {
     expect(saved(generated[0]).body).toBe(anonymous);
   });
 
-  it('refuses a 9 MB forged delivery with 413 and answers the good one that follows within 1.5 s', async () => {
+  it('refuses a 9 MB forged delivery with 413 and answers a good one while the forgery is still arriving', async () => {
+    // The forgery's first 2 MiB, then the rest held back until the good delivery has been answered.
     const forged = Buffer.alloc(9 * 1024 * 1024, 'a');
     forged.write('{"id":"evt_big","pad":"');
     forged.write('"}', forged.length - 2);
-    const forgedReply = post(forged, { 'svc-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`, 'svc-event-id': 'evt_big' });
-    // The good one while the forgery is still in flight, and once more after it was answered.
+    const upload = request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': forged.length, 'svc-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`, 'svc-event-id': 'evt_big' },
+    });
+    const forgedReply = new Promise<number>((resolve, reject) => {
+      upload.once('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      upload.once('error', reject);
+    });
+    upload.write(forged.subarray(0, 2 * 1024 * 1024));
+    expect(await forgedReply).toBe(413);
     const goodBody = JSON.stringify({ id: 'evt_after', type: 'order.sent', data: {} });
-    let started = performance.now();
     const during = await post(goodBody, { 'svc-signature': signed(goodBody) });
     expect(during.status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(1500);
-    expect((await forgedReply).status).toBe(413);
-    started = performance.now();
+    expect(upload.writableEnded).toBe(false);
+    const uploaded = new Promise<void>((resolve, reject) => {
+      upload.once('close', resolve);
+      upload.once('error', reject);
+    });
+    upload.end(forged.subarray(2 * 1024 * 1024));
+    await uploaded;
     const after = await post(goodBody, { 'svc-signature': signed(goodBody) });
     expect([after.status, await after.json()]).toEqual([200, { received: true, duplicate: true }]);
-    expect(performance.now() - started).toBeLessThan(1500);
     await until(() => stderr.some((line) => line.includes('evt_big')));
     expect(stderr.find((line) => line.includes('evt_big'))).toMatch(new RegExp(`^${ISO}  evt_big  -  ✗ too_large: body over 1 MiB, not read$`));
     expect(savedFiles().some((name) => name.startsWith('evt_big'))).toBe(false);
@@ -185,12 +199,14 @@ describe('webhooks listen --save-dir --forward-to', () => {
     expect(reply).toEqual({ status: 413, body: JSON.stringify({ error: 'too_large', detail: 'body over 1048576 bytes (1 MiB)' }) });
   });
 
-  it('a forged body under the cap is answered 400 quickly: the diagnosis is bounded', async () => {
+  it('a forged body under the cap is answered 400 within the sender\'s response time-out: the diagnosis is bounded', async () => {
     const body = JSON.stringify({ id: 'evt_mid', type: 'order.sent', pad: 'b'.repeat(900 * 1024) });
     const started = performance.now();
     const reply = await post(body, { 'svc-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'1'.repeat(64)}` });
     expect(reply.status).toBe(400);
-    expect(performance.now() - started).toBeLessThan(1500);
+    // The API gives a receiver 10 s to answer a delivery (a later answer is a failed delivery); a
+    // diagnosis that grew with the body's square would take minutes here.
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });
 

@@ -46,7 +46,7 @@ describe('webhooks listen', () => {
   const post = (url: string, body: string, signature: string) =>
     fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'svc-signature': signature }, body });
 
-  const until = async (check: () => boolean, timeoutMs = 5000) => {
+  const until = async (check: () => boolean, timeoutMs = 15_000) => {
     const deadline = Date.now() + timeoutMs;
     while (!check()) {
       if (Date.now() > deadline) throw new Error('timed out');

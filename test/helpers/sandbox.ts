@@ -22,8 +22,9 @@ export interface InProcessSandbox {
   stop(): Promise<void>;
 }
 
-export async function startSandbox(options: { seed?: number } = {}): Promise<InProcessSandbox> {
-  const sandbox = createSandbox({ seed: options.seed ?? 1 });
+/** `log` is given each request the sandbox answers (`GET /v1/events?… 200 1.2ms`), as `svc sandbox` logs them. */
+export async function startSandbox(options: { seed?: number; log?: (line: string) => void } = {}): Promise<InProcessSandbox> {
+  const sandbox = createSandbox({ seed: options.seed ?? 1, ...(options.log === undefined ? {} : { log: options.log }) });
   const server = await listen(sandbox, '127.0.0.1', 0);
   closeLater(() => server.close());
   const info = sandbox.info(server.origin);

@@ -147,7 +147,7 @@ export async function startReceiver(initialStatus = 200): Promise<{
     url: `http://127.0.0.1:${port}/hooks`,
     received,
     setStatus: (s) => (status = s),
-    async waitFor(count, timeoutMs = 5000) {
+    async waitFor(count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       return received;
