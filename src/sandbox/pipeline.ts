@@ -38,38 +38,62 @@ const BEARER = /^Bearer +(\S+)$/i;
  * and no wait runs to its answer synchronously (no promise per request); the others return one.
  */
 export function createApiPipeline(services: PipelineServices): (req: IncomingMessage, res: ServerResponse, target: RequestTarget, origin: string) => Promise<void> | void {
-  const { state, webhooks, limiter, idempotency } = services;
-  const router = new Router<ApiRoute>(apiRoutes);
+  const pipeline = new ApiPipeline(services);
+  return (req, res, target, origin) => pipeline.handle(req, res, target, origin);
+}
 
+class ApiPipeline {
+  private readonly router = new Router<ApiRoute>(apiRoutes);
   /**
    * Authorization headers already read, to their keys (a client sends the same one on every call;
    * a key's secret never changes: it is revoked, which is checked on every call).
    */
-  const known = new Map<string, ApiKeyRecord>();
+  private readonly known = new Map<string, ApiKeyRecord>();
 
-  function authenticate(header: string | undefined): ApiKeyRecord {
-    const cached = header === undefined ? undefined : known.get(header);
-    const key = cached ?? findKey(header);
+  constructor(private readonly services: PipelineServices) {}
+
+  handle(req: IncomingMessage, res: ServerResponse, target: RequestTarget, origin: string): Promise<void> | void {
+    const { state, webhooks, limiter, faults, faultRandom } = this.services;
+    state.sweep();
+    const key = this.authenticate(req.headers.authorization);
+    const wait = limiter.take(key.name);
+    if (wait > 0) throw rateLimited(`More than ${limiter.limit} requests a minute; retry after ${wait} s.`, wait);
+    const fault = decideFault(faults, faultRandom);
+    if (answerFaultBeforeCall(fault, req, res)) return;
+    const { route, params } = this.routeCall(req, target.path, key);
+    const ctx: ApiContext = { state, webhooks, key, params, query: target.query, body: undefined, origin, path: target.path };
+    if (route.method !== 'POST') return this.call(req, res, ctx, route, fault);
+    return readJsonBody(req).then((body) => {
+      // What fell due while the body arrived is applied before the call acts on the state.
+      if (body !== undefined) state.sweep();
+      ctx.body = body;
+      return this.call(req, res, ctx, route, fault);
+    });
+  }
+
+  private authenticate(header: string | undefined): ApiKeyRecord {
+    const cached = header === undefined ? undefined : this.known.get(header);
+    const key = cached ?? this.findKey(header);
     if (key.revoked) throw refuse('The API key has been revoked.');
-    if (!state.tenant.apiAccess) throw refuse('API access is turned off for the account.');
-    if (cached === undefined && known.size < 64) known.set(header as string, key);
+    if (!this.services.state.tenant.apiAccess) throw refuse('API access is turned off for the account.');
+    if (cached === undefined && this.known.size < 64) this.known.set(header as string, key);
     return key;
   }
 
-  function findKey(header: string | undefined): ApiKeyRecord {
+  private findKey(header: string | undefined): ApiKeyRecord {
     if (header === undefined || header.trim() === '') throw refuse('The Authorization header is missing; send Authorization: Bearer <API_KEY>.');
     const token = BEARER.exec(header.trim())?.[1];
     if (token === undefined || !isApiKeyFormat(token)) throw refuse(`The Authorization header is not "Bearer ${MASKED_KEY}".`);
-    const key = state.keyByApiKey(token);
+    const key = this.services.state.keyByApiKey(token);
     if (key === undefined) throw refuse('The API key is not known.');
     return key;
   }
 
   /** 404/405 for an unknown path or method, then 406 and 403, which need the route to be known. */
-  function routeCall(req: IncomingMessage, path: string, key: ApiKeyRecord): { route: ApiRoute; params: Record<string, string> } {
+  private routeCall(req: IncomingMessage, path: string, key: ApiKeyRecord): { route: ApiRoute; params: Record<string, string> } {
     // HEAD is answered like GET (node:http sends the headers without the body).
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
-    const matched = router.match(method, path);
+    const matched = this.router.match(method, path);
     if (!acceptsJson(req.headers.accept)) throw new ApiProblem(406, 'not_acceptable', 'This API answers application/json only.');
     const { scope } = matched.route;
     if (scope !== null && !key.scopes.includes(scope)) {
@@ -78,56 +102,38 @@ export function createApiPipeline(services: PipelineServices): (req: IncomingMes
     return matched;
   }
 
-  /** Runs the handler and answers; an idempotent run is finished with the answer or abandoned. */
-  function invoke(res: ServerResponse, ctx: ApiContext, route: ApiRoute, claim: IdempotentRun | undefined, fault: FaultDecision): Promise<void> | void {
-    const respond = (result: ApiResult): void => {
-      claim?.finish({ status: result.status, body: result.json });
-      // The call ran but the client never hears so: it must retry with the same Idempotency-Key.
-      if (fault === 'resetAfter') res.socket?.destroy();
-      else sendJson(res, result.status, result.json);
-    };
-    let result: ApiResult | Promise<ApiResult>;
-    try {
-      result = route.handle(ctx);
-    } catch (err) {
-      claim?.abandon();
-      throw err;
-    }
-    if (!(result instanceof Promise)) return respond(result);
-    return result.then(respond, (err: unknown) => {
-      claim?.abandon();
-      throw err;
-    });
-  }
-
   /** From the body on: idempotency, the injected delay, the handler. */
-  function call(req: IncomingMessage, res: ServerResponse, ctx: ApiContext, route: ApiRoute, fault: FaultDecision): Promise<void> | void {
+  private call(req: IncomingMessage, res: ServerResponse, ctx: ApiContext, route: ApiRoute, fault: FaultDecision): Promise<void> | void {
     const idempotencyKey = readIdempotencyKey(req.headers['idempotency-key'], route.idempotency);
-    const claim = idempotencyKey === undefined ? undefined : idempotency.begin(ctx.key.name, idempotencyKey, requestFingerprint(route.method, ctx.path, ctx.query, ctx.body));
+    const claim = idempotencyKey === undefined ? undefined : this.services.idempotency.begin(ctx.key.name, idempotencyKey, requestFingerprint(route.method, ctx.path, ctx.query, ctx.body));
     if (claim !== undefined && 'replay' in claim) {
       sendJson(res, claim.replay.status, claim.replay.body, { 'Idempotent-Replayed': 'true' });
       return;
     }
-    const { delayMs } = services.faults;
+    const { delayMs } = this.services.faults;
     if (delayMs <= 0) return invoke(res, ctx, route, claim?.run, fault);
     return new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => invoke(res, ctx, route, claim?.run, fault));
   }
+}
 
-  return (req, res, target, origin) => {
-    state.sweep();
-    const key = authenticate(req.headers.authorization);
-    const wait = limiter.take(key.name);
-    if (wait > 0) throw rateLimited(`More than ${limiter.limit} requests a minute; retry after ${wait} s.`, wait);
-    const fault = decideFault(services.faults, services.faultRandom);
-    if (answerFaultBeforeCall(fault, req, res)) return;
-    const { route, params } = routeCall(req, target.path, key);
-    const ctx: ApiContext = { state, webhooks, key, params, query: target.query, body: undefined, origin, path: target.path };
-    if (route.method !== 'POST') return call(req, res, ctx, route, fault);
-    return readJsonBody(req).then((body) => {
-      // What fell due while the body arrived is applied before the call acts on the state.
-      if (body !== undefined) state.sweep();
-      ctx.body = body;
-      return call(req, res, ctx, route, fault);
-    });
+/** Runs the handler and answers; an idempotent run is finished with the answer or abandoned. */
+function invoke(res: ServerResponse, ctx: ApiContext, route: ApiRoute, claim: IdempotentRun | undefined, fault: FaultDecision): Promise<void> | void {
+  const respond = (result: ApiResult): void => {
+    claim?.finish({ status: result.status, body: result.json });
+    // The call ran but the client never hears so: it must retry with the same Idempotency-Key.
+    if (fault === 'resetAfter') res.socket?.destroy();
+    else sendJson(res, result.status, result.json);
   };
+  let result: ApiResult | Promise<ApiResult>;
+  try {
+    result = route.handle(ctx);
+  } catch (err) {
+    claim?.abandon();
+    throw err;
+  }
+  if (!(result instanceof Promise)) return respond(result);
+  return result.then(respond, (err: unknown) => {
+    claim?.abandon();
+    throw err;
+  });
 }
