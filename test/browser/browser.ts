@@ -22,8 +22,9 @@ export async function startBrowser(): Promise<{ context: BrowserContext; page: P
   const context = await chromium.launchPersistentContext(tempDir('svc-chromium-'), { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1100, height: 900 } });
   closeLater(() => context.close());
   const page = context.pages()[0] ?? (await context.newPage());
-  // Fail fast and say where: a page that does not show what a test waits for is a failure.
-  page.setDefaultTimeout(5_000);
+  // Fail and say where: a page that does not show what a test waits for is a failure (15 s, not
+  // playwright's 30 s, yet enough for a machine that runs the whole suite on two cores).
+  page.setDefaultTimeout(15_000);
   return { context, page };
 }
 
