@@ -27,8 +27,11 @@ function planted(name: string) {
   return { dir, victim, path, untouched: () => readFileSync(victim, 'utf8') === 'precious\n' };
 }
 
-/** Runs `attack`, expecting the link refusal naming `path`, within `ms`. */
-async function refused(attack: () => Promise<unknown>, path: string, ms = 1_000): Promise<void> {
+/**
+ * Runs `attack`, expecting the link refusal naming `path`, within `ms`: what fails here is a write
+ * that blocks (a FIFO opened for writing waits for a reader for ever), so the bound is generous.
+ */
+async function refused(attack: () => Promise<unknown>, path: string, ms = 5_000): Promise<void> {
   const started = performance.now();
   const error = await attack().then(
     () => undefined,
