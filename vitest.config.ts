@@ -17,8 +17,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'threads',
     // Much of the suite waits on spawned processes, sockets and terminals rather than computing: a
-    // third worker on this 2-core machine fills that idle time. A fourth was measured faster (110 s
-    // against 133 s) but made time-bound tests and the sandbox's 413 uploads fail under load.
+    // third worker on this 2-core machine fills that idle time; a fourth measured no faster in a
+    // full .ci/run (docs/performance.md).
     maxWorkers: 3,
     globalSetup: ['test/helpers/global-setup.ts'],
     setupFiles: ['test/helpers/setup.ts'],
