@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { DeliveryRecord } from '../api/delivery-record.js';
+import { onAbort } from '../core/abort.js';
 import { signatureHeader } from '../core/signature.js';
 import { MICROS_PER_SECOND, formatTimestamp } from './clock.js';
 import type { ApiKeyRecord, StoredEvent } from './models.js';
@@ -34,11 +35,14 @@ function sendWebhook(url: string, secret: string, eventId: string, body: string,
     const transport = target.protocol === 'https:' ? https : http;
     let settled = false;
     let responseTimer: NodeJS.Timeout | undefined;
+    /** unregisters the stop below from `signal` (which lives as long as the sandbox) */
+    let release = (): void => undefined;
     const finish = (result: WebhookResult): void => {
       if (settled) return;
       settled = true;
       clearTimeout(connectTimer);
       clearTimeout(responseTimer);
+      release();
       resolve(result);
     };
     const request = transport.request(target, {
@@ -79,7 +83,7 @@ function sendWebhook(url: string, secret: string, eventId: string, body: string,
       request.destroy();
     };
     if (signal?.aborted) stop();
-    signal?.addEventListener('abort', stop, { once: true });
+    else if (signal !== undefined) release = onAbort(signal, stop);
     request.end(body);
   });
 }

@@ -130,6 +130,25 @@ describe('webhook delivery', () => {
     }
   });
 
+  test('deliveries that have ended leave nothing waiting on the sandbox: twelve of them, no listener warning', async () => {
+    // Each delivery watches for the sandbox stopping; one watcher left behind per delivery grows for
+    // as long as `svc sandbox` runs, and Node warns at the eleventh.
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    const sb = await startSandbox();
+    const receiver = await startReceiver(200);
+    try {
+      await sb.admin('PATCH', '/keys/other', { webhookUrl: receiver.url });
+      for (let i = 0; i < 12; i++) await createLink(sb, 'full', `Hooked ${i}`);
+      expect(await receiver.waitFor(12)).toHaveLength(12);
+      expect(warnings.filter((warning) => warning.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await Promise.all([sb.close(), receiver.close()]);
+    }
+  });
+
   test('failures are retried on the virtual clock, 8 attempts in all', async () => {
     const sb = await startSandbox();
     const receiver = await startReceiver(500);
