@@ -313,7 +313,7 @@ export class Context {
 
   /** The account's custom fields (id and label) from GET /me, read once per run; none when it cannot be read. */
   private async customFieldLabels(): Promise<FieldLabel[]> {
-    const { namesFor } = await import('../features/names.js');
+    const { namesFor } = await import('./names.js');
     const names = await namesFor(await this.client(), this.signal);
     return [...names.fields].map(([id, label]) => ({ id, label }));
   }

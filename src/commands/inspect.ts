@@ -13,7 +13,7 @@ import { terminalSafeLine } from '../core/sanitize.js';
 import { parseSince, parseTimestamp, toTheSecond } from '../core/time.js';
 import * as resolve from '../features/resolve.js';
 import { findRecord, recordHistory, type Found } from '../features/inspect.js';
-import { namesFor, type Names } from '../features/names.js';
+import { namesFor, type Names } from '../app/names.js';
 import { paintStatus } from '../features/status.js';
 import type { Command } from '@commander-js/extra-typings';
 import type { ArgsOf, OptionsOf } from '../app/verb.js';

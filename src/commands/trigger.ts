@@ -20,7 +20,7 @@ import { SandboxAdmin } from '../features/sandbox-admin.js';
 import { jsonText } from '../core/sanitize.js';
 import { defaultColumns } from '../api/resource-fields.js';
 import { EventRenderer } from '../features/events/render.js';
-import { namesFor } from '../features/names.js';
+import { namesFor } from '../app/names.js';
 import type { Command } from '@commander-js/extra-typings';
 import { examples } from './declare.js';
 import { Trigger } from '../features/trigger.js';

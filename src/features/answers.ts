@@ -3,7 +3,7 @@ import type { CustomFieldAnswer } from '../api/types.js';
 import type { Output } from '../core/output.js';
 import { truncate } from '../core/output.js';
 import { terminalSafeLine } from '../core/sanitize.js';
-import type { Names } from './names.js';
+import type { Names } from '../app/names.js';
 
 /** One line per answer, `  Label: value`, safe for a terminal and cut with `…` to its width. */
 export function answerLines(output: Output, answers: readonly CustomFieldAnswer[] | undefined, names: Names): string[] {

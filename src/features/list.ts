@@ -6,7 +6,7 @@ import type { Context, GivenGlobal } from '../app/context.js';
 import type { Column } from '../core/output.js';
 import { UsageError } from '../core/errors.js';
 import * as validate from '../api/checks.js';
-import { namesFor, type Names } from './names.js';
+import { namesFor, type Names } from '../app/names.js';
 
 export interface ListFlags {
   limit?: string;

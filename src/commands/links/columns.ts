@@ -1,6 +1,6 @@
 import type { PersonalLink } from '../../api/types.js';
 import type { Column } from '../../core/output.js';
-import type { Names } from '../../features/names.js';
+import type { Names } from '../../app/names.js';
 import { paintStatus } from '../../features/status.js';
 
 /**

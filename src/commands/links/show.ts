@@ -2,7 +2,7 @@
 import type { ApiClient } from '../../api/client.js';
 import type { Me, PersonalLink } from '../../api/types.js';
 import type { Output } from '../../core/output.js';
-import { Names, namesFor } from '../../features/names.js';
+import { Names, namesFor } from '../../app/names.js';
 import { paintStatus } from '../../features/status.js';
 import { answerLines } from '../../features/answers.js';
 

@@ -1,7 +1,7 @@
 import { getRewardStoreOrder } from '../../api/resources.js';
 import type { Context } from '../../app/context.js';
 import type { ArgsOf, OptionsOf } from '../../app/verb.js';
-import { namesFor } from '../../features/names.js';
+import { namesFor } from '../../app/names.js';
 import * as resolve from '../../features/resolve.js';
 import { renderOrder } from './show.js';
 import type { Command } from '@commander-js/extra-typings';

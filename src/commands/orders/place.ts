@@ -9,7 +9,7 @@ import type { OptionsOf } from '../../app/verb.js';
 import { UsageError } from '../../core/errors.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { checkIdempotencyKey } from '../../features/fields.js';
-import { namesFor } from '../../features/names.js';
+import { namesFor } from '../../app/names.js';
 import { confirmOrder, placeWithConsent } from '../../features/orders/place.js';
 import { fileKey, orderFromFile, orderFromFlags } from '../../features/orders/prepare.js';
 import { variationFlags, type Draft } from '../../features/orders/request.js';

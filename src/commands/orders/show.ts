@@ -1,7 +1,7 @@
 /** How one order reads for a person. Shared by get and place. */
 import type { RewardStoreOrder } from '../../api/types.js';
 import type { Output } from '../../core/output.js';
-import { Names } from '../../features/names.js';
+import { Names } from '../../app/names.js';
 import { paintStatus } from '../../features/status.js';
 import { answerLines } from '../../features/answers.js';
 import { formatPrice } from '../../features/price.js';

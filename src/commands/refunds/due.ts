@@ -13,7 +13,7 @@ import { currencyName, totalsByCurrency, type Refund } from '../../features/refu
 import { isRefusedStartCursor } from '../../features/events/feed.js';
 import { dueRefunds } from '../../features/refunds/source.js';
 import { reportGap } from '../../features/refunds/gap.js';
-import { Names, namesFor } from '../../features/names.js';
+import { Names, namesFor } from '../../app/names.js';
 import type { Command } from '@commander-js/extra-typings';
 import { examples } from '../declare.js';
 import { GAP_HELP } from './gap-report.js';

@@ -19,7 +19,7 @@ import { truncate, type CsvWriter, type JsonArrayWriter, type Output } from '../
 import { escapeJson, terminalSafeLine } from '../../core/sanitize.js';
 import { toTheSecond } from '../../core/time.js';
 import { FEED_EVENT_TYPES, LINK_STATUSES, ORDER_STATUSES } from '../../api/types.js';
-import type { Names } from '../names.js';
+import type { Names } from '../../app/names.js';
 import { paintEventGroup, paintStatus } from '../status.js';
 
 const GAP = '  ';

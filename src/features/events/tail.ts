@@ -20,7 +20,7 @@ import { ExitCode, FailureError, InterruptedError } from '../../core/errors.js';
 import { truncate, type Output } from '../../core/output.js';
 import { terminalSafeLine } from '../../core/sanitize.js';
 import { nextPageCommand } from '../list.js';
-import { namesFor } from '../names.js';
+import { namesFor } from '../../app/names.js';
 import { profileKeyRenewal } from '../profile-key.js';
 import { feed, isRefusedStartCursor, type FeedElement, type FeedEvent } from './feed.js';
 import { Forwarder, forwardNote } from './forward.js';

@@ -4,7 +4,7 @@
  */
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../app/context.js';
-import { namesFor, type Names } from '../names.js';
+import { namesFor, type Names } from '../../app/names.js';
 import type { JsonSchema } from './schema.js';
 
 export interface ToolHints {
