@@ -15,6 +15,7 @@ import { runInProcess } from '../helpers/run.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 import { BIN, stopChild } from '../helpers/svc.js';
 import { tempDir } from '../helpers/cleanup.js';
+import { until } from '../helpers/wait.js';
 
 let sandbox: InProcessSandbox;
 beforeAll(async () => {
@@ -27,15 +28,15 @@ afterEach(async () => {
   child = undefined;
 });
 
-/** Starts the listener; resolves once a stderr line matches `until`, with every stderr line so far (the array keeps growing). */
-async function listen(args: string[], env: Record<string, string>, until: RegExp): Promise<{ url: string; stderr: string[]; exited: Promise<number | null> }> {
+/** Starts the listener; resolves once a stderr line matches `ready`, with every stderr line so far (the array keeps growing). */
+async function listen(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ url: string; stderr: string[]; exited: Promise<number | null> }> {
   child = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', '-o', 'jsonl', ...args], { env: { ...process.env, ...env } });
   const stderr: string[] = [];
   const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     createInterface({ input: child!.stderr! }).on('line', (line) => {
       stderr.push(line);
-      if (until.test(line)) resolve();
+      if (ready.test(line)) resolve();
     });
     void exited.then((code) => reject(new Error(`listen exited with ${code}: ${stderr.join('\n')}`)));
   });
@@ -46,14 +47,6 @@ async function listen(args: string[], env: Record<string, string>, until: RegExp
 const webhookUrlOf = async (key: string): Promise<string | null> => {
   const me = await runInProcess(['me', '-o', 'json'], sandbox.env(key));
   return (JSON.parse(me.stdout) as { key: { webhookUrl: string | null } }).key.webhookUrl;
-};
-
-const until = async (check: () => boolean, timeoutMs = 10_000): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 };
 
 describe('webhooks listen against a loopback sandbox', () => {

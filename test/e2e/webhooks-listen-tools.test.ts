@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryUrl } from '../../src/core/net.js';
 import { fileNameFor } from '../../src/features/webhooks/saver.js';
 import { BIN, svc, tempConfigDir } from '../helpers/svc.js';
+import { until } from '../helpers/wait.js';
 
 const SECRET = 'c'.repeat(64);
 const hmac = (message: string | Buffer) => createHmac('sha256', SECRET).update(message).digest('hex');
@@ -30,13 +31,8 @@ let receiver: Server;
 let receiverUrl: string;
 const relayed: { headers: IncomingHttpHeaders; body: Buffer }[] = [];
 
-const until = async (check: () => boolean, timeoutMs = 15_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out; stderr so far:\n${stderr.join('\n')}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
+/** Waits for the listener (stderr so far, when it fails). */
+const untilListener = (check: () => boolean) => until(check, () => `stderr so far:\n${stderr.join('\n')}`);
 const post = (body: string | Buffer, headers: Record<string, string>) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
@@ -87,7 +83,7 @@ describe('webhooks listen --save-dir --forward-to', () => {
     const tamperedBody = body.replace('order.sent', 'order.cancelled');
     const tampered = await post(tamperedBody, { 'svc-signature': signature, 'svc-event-id': 'evt_1' });
     expect(tampered.status).toBe(400);
-    await until(() => stderr.filter((line) => line.includes('evt_1')).length >= 3 && savedFiles().length >= 2);
+    await untilListener(() => stderr.filter((line) => line.includes('evt_1')).length >= 3 && savedFiles().length >= 2);
 
     // Deliveries are shown in arrival order; the relay's line comes whenever the receiver answers.
     const lines = stderr.filter((line) => line.includes('evt_1'));
@@ -138,7 +134,7 @@ describe('webhooks listen --save-dir --forward-to', () => {
     expect((await post(hostile, { 'svc-signature': signed(hostile) })).status).toBe(200);
     const anonymous = JSON.stringify({ type: 'ping', data: {} });
     expect((await post(anonymous, { 'svc-signature': signed(anonymous) })).status).toBe(200);
-    await until(() => stderr.some((line) => line.includes('escape/')) && stderr.some((line) => / ping  ✓/.test(line)));
+    await untilListener(() => stderr.some((line) => line.includes('escape/')) && stderr.some((line) => / ping  ✓/.test(line)));
     expect(stderr.find((line) => line.includes('escape/'))).toMatch(new RegExp(`^${ISO}  \\.\\./\\.\\./escape/\\\\x1b\\[31mred  order\\.sent\\\\x1b\\]0;title\\\\x07  ✓ verified$`));
     expect(stderr.find((line) => / ping  ✓/.test(line))).toMatch(new RegExp(`^${ISO}  -  ping  ✓ verified$`));
     const files = savedFiles();
@@ -179,7 +175,7 @@ describe('webhooks listen --save-dir --forward-to', () => {
     await uploaded;
     const after = await post(goodBody, { 'svc-signature': signed(goodBody) });
     expect([after.status, await after.json()]).toEqual([200, { received: true, duplicate: true }]);
-    await until(() => stderr.some((line) => line.includes('evt_big')));
+    await untilListener(() => stderr.some((line) => line.includes('evt_big')));
     expect(stderr.find((line) => line.includes('evt_big'))).toMatch(new RegExp(`^${ISO}  evt_big  -  ✗ too_large: body over 1 MiB, not read$`));
     expect(savedFiles().some((name) => name.startsWith('evt_big'))).toBe(false);
   });
@@ -214,7 +210,7 @@ describe('webhooks listen: credentials and browsers (Trust what svc reads)', () 
     const body = JSON.stringify({ id: 'evt_creds', type: 'order.sent', data: {} });
     const reply = await post(body, { 'svc-signature': signed(body), authorization: 'Bearer sk_secret_1', 'proxy-authorization': 'Basic c2VjcmV0', cookie: 'session=s3cr3t', 'x-trace': 't1' });
     expect(reply.status).toBe(200);
-    await until(() => savedFiles().includes('evt_creds.json'));
+    await untilListener(() => savedFiles().includes('evt_creds.json'));
     const text = readFileSync(join(saveDir, 'evt_creds.json'), 'utf8');
     expect(text).not.toMatch(/sk_secret_1|c2VjcmV0|s3cr3t/);
     expect(saved('evt_creds.json').headers).toMatchObject({ authorization: '[redacted]', 'proxy-authorization': '[redacted]', cookie: '[redacted]', 'x-trace': 't1' });
@@ -225,7 +221,7 @@ describe('webhooks listen: credentials and browsers (Trust what svc reads)', () 
     const before = savedFiles();
     const reply = await post(body, { 'svc-signature': signed(body), origin: 'https://evil.example' });
     expect([reply.status, await reply.json()]).toEqual([403, { error: 'forbidden', detail: 'requests from a browser (with an Origin header) are not deliveries' }]);
-    await until(() => stderr.some((line) => line.includes('evil.example')));
+    await untilListener(() => stderr.some((line) => line.includes('evil.example')));
     expect(stderr.filter((line) => line.includes('evil.example'))).toEqual(['refused a request from a browser (Origin https://evil.example): 403, not saved']);
     expect(stderr.some((line) => line.includes('evt_browser'))).toBe(false);
     expect(stdout.some((line) => line.includes('evt_browser'))).toBe(false);

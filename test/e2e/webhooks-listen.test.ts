@@ -10,6 +10,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { svc } from '../helpers/run.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 import { BIN, stopChild } from '../helpers/svc.js';
+import { until } from '../helpers/wait.js';
 
 let sandbox: InProcessSandbox;
 beforeAll(async () => {
@@ -45,14 +46,6 @@ describe('webhooks listen', () => {
 
   const post = (url: string, body: string, signature: string) =>
     fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'svc-signature': signature }, body });
-
-  const until = async (check: () => boolean, timeoutMs = 15_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error('timed out');
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  };
 
   it('verifies hand-made deliveries, answers 200 or 400, and prints each event once', async () => {
     const { url, lines } = await listen('jsonl');

@@ -82,10 +82,9 @@ async function tailPlan(ctx: Context, opts: TailOptions): Promise<TailPlan> {
   warnUnknownTypes(opts.type, (line) => ctx.io.info(line));
   const target = opts.forwardTo === undefined ? undefined : forwardUrl(opts.forwardTo);
   const secret = target === undefined ? undefined : (await resolveWebhookSecret(ctx, { stdinFlag: false })).secret;
-  const filtered = [opts.link, opts.order, opts.brand, opts.campaign, opts.since].some((value) => value !== undefined);
   return {
     follow: Boolean(opts.follow), after: opts.after, resume: Boolean(opts.resume), fromStart: Boolean(opts.fromStart),
     limit, last, intervalMs, giveUpAfterMs: giveUpAfterSeconds === undefined ? undefined : giveUpAfterSeconds * 1000,
-    filters, showsEverything: (opts.type ?? []).length === 0 && last === undefined && !filtered, target, secret,
+    filters, target, secret,
   };
 }

@@ -10,7 +10,7 @@ import { access, stat } from 'node:fs/promises';
 import type { ApiClient } from '../../api/client.js';
 import type { TenantCustomField } from '../../api/types.js';
 import type { Context } from '../../app/context.js';
-import { isOutputClosed, stopReason } from '../../core/abort.js';
+import { isOutputClosed, onAbort, stopReason } from '../../core/abort.js';
 import { ExitCode, InterruptedError, SvcError, UsageError, isTransient } from '../../core/errors.js';
 import { fileError, interruptible } from '../../core/stdin.js';
 import * as validate from '../../core/validate.js';
@@ -108,11 +108,14 @@ class BulkRun {
   /** the highest row number read from the input so far */
   read = 0;
 
+  /** stops listening for Ctrl-C (core/abort.ts: one listener per signal) */
+  private readonly releaseInterrupt: () => void;
+
   constructor(
     private readonly ctx: Context,
     private readonly client: ApiClient,
   ) {
-    ctx.signal.addEventListener('abort', this.onInterrupt, { once: true });
+    this.releaseInterrupt = onAbort(ctx.signal, this.onInterrupt);
     ctx.io.streams.stdout.on('error', this.onOutputError);
   }
 
@@ -180,7 +183,7 @@ class BulkRun {
   /** Stops listening, then the summary on stderr (with the rows not tried when the output closed). */
   async end(input: Input, started: number, finished: boolean): Promise<void> {
     const { ctx, report } = this;
-    ctx.signal.removeEventListener('abort', this.onInterrupt);
+    this.releaseInterrupt();
     ctx.io.streams.stdout.off('error', this.onOutputError);
     const untried = this.outputClosed ? await notTried(input.countable ? input.path : undefined, this.read, this.tried, input.total) : undefined;
     if (report.tally.total === 0 && !this.outputClosed) return;

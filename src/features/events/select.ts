@@ -17,6 +17,12 @@ export interface EventFilters {
   sinceMicros?: number;
 }
 
+/** Whether the filters leave no event out (none given). */
+export function filtersNothing(filters: EventFilters): boolean {
+  const { types, ...rest } = filters;
+  return (types ?? []).length === 0 && Object.values(rest).every((value) => value === undefined);
+}
+
 /**
  * All the given filters must hold. `--link` and `--order` name one record each, so either matching
  * is enough when both are given. An event without a readable occurredAt is kept by --since: an

@@ -25,7 +25,7 @@ import { profileKeyRenewal } from '../profile-key.js';
 import { feed, isRefusedStartCursor, type FeedElement, type FeedEvent } from './feed.js';
 import { Forwarder, forwardNote } from './forward.js';
 import { EventRenderer } from './render.js';
-import { RingBuffer, eventFilter, type EventFilters } from './select.js';
+import { RingBuffer, eventFilter, filtersNothing, type EventFilters } from './select.js';
 
 /** A receiver gets this many tries per event (5xx, time-out, no connection); a 4xx gets one. */
 const FORWARD_ATTEMPTS = 4;
@@ -42,8 +42,6 @@ export interface TailPlan {
   intervalMs: number;
   giveUpAfterMs: number | undefined;
   filters: EventFilters;
-  /** false when a filter or -n leaves events out: the saved cursor is then never moved */
-  showsEverything: boolean;
   /** --forward-to, and the webhook secret that signs what goes there */
   target: string | undefined;
   secret: string | undefined;
@@ -58,7 +56,7 @@ export async function tailEvents(ctx: Context, plan: TailPlan): Promise<number |
   const output = await ctx.output();
   const renderer = await openRenderer(ctx, output, client, plan.target !== undefined);
   const forwarder = openForwarder(ctx, plan);
-  if (!plan.showsEverything && plan.resume) ctx.io.info('note: with --type, -n or another filter the saved cursor is read but not moved');
+  if (!showsEverything(plan) && plan.resume) ctx.io.info('note: with --type, -n or another filter the saved cursor is read but not moved');
   const tail = new Tail(ctx, plan, output, renderer, forwarder, (cursor) => config.setCursor(profile.name, profile.baseUrl, cursor));
   await renderer.begin();
   try {
@@ -74,6 +72,11 @@ export async function tailEvents(ctx: Context, plan: TailPlan): Promise<number |
     await renderer.end().catch(() => undefined);
     await forwarder?.close();
   }
+}
+
+/** Whether the run shows every event (no filter, no -n): only such a run may move the saved cursor. */
+function showsEverything(plan: TailPlan): boolean {
+  return plan.last === undefined && filtersNothing(plan.filters);
 }
 
 /** Where the feed starts; says so when --resume finds no cursor, or --from-start replaces it. */
@@ -188,7 +191,7 @@ class Tail {
 
   /** The saved cursor means "everything before it was shown": a run that left events out never moves it. */
   private async saveCursor(cursor: string | null): Promise<void> {
-    if (cursor === null || !this.plan.showsEverything || this.undelivered !== undefined) return;
+    if (cursor === null || !showsEverything(this.plan) || this.undelivered !== undefined) return;
     await stdoutFlushed(this.ctx);
     await this.setCursor(cursor);
   }
