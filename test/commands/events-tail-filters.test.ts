@@ -1,9 +1,9 @@
 /** `events tail` filters, --fields/-o csv, --give-up-after against a stopped server, and refused --forward-to, in-process. */
-import { createServer } from 'node:net';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApiDouble, doubleEachTest } from '../helpers/double.js';
+import { CLOSED_PORT } from '../helpers/ports.js';
 import { runInProcess } from '../helpers/run.js';
 import { tempConfigDir } from '../helpers/svc.js';
 
@@ -97,13 +97,8 @@ describe('events tail --fields and -o csv', () => {
 
 describe('events tail --follow --give-up-after', () => {
   it('against a stopped server: one status line, then exit 5 after the given time', async () => {
-    // A port that was free a moment ago and has nothing listening now.
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as { port: number };
-    await new Promise((resolve) => server.close(resolve));
     const started = Date.now();
-    const result = await runInProcess(['events', 'tail', '--follow', '--give-up-after', '1'], { ...env, SVC_BASE_URL: `http://127.0.0.1:${port}/v1` });
+    const result = await runInProcess(['events', 'tail', '--follow', '--give-up-after', '1'], { ...env, SVC_BASE_URL: `http://127.0.0.1:${CLOSED_PORT}/v1` });
     const elapsed = Date.now() - started;
     expect(result.exitCode).toBe(5);
     expect(result.stdout).toBe('');

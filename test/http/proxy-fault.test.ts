@@ -3,24 +3,16 @@
  * at the proxy variables, after the retries too: "could not reach the API" would send a person
  * looking in the wrong place. Only loopback is ever connected to: the proxy's closed port.
  */
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { proxySettings } from '../../src/api/proxy.js';
 import { ExitCode, UnavailableError } from '../../src/core/errors.js';
+import { CLOSED_PORT } from '../helpers/ports.js';
 
-/** A loopback port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('a proxy that cannot be reached', () => {
   it('is named without its credentials, with a hint to check the proxy variables, after the last retry', async () => {
-    const port = await closedPort();
+    const port = CLOSED_PORT;
     const sleeps: number[] = [];
     const client = new ApiClient({
       baseUrl: 'https://api.example.test/v1',
